@@ -1,0 +1,47 @@
+"""The games Conductor knows, by the names used on the command line, in files and the journal.
+
+Each game has a command-line adapter module that may offer ``demo``, ``referee`` and ``score``
+(see ``host.cli``); the adapter is imported only when its game is asked for, so one game's
+dependencies never slow down another's commands.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+from host.errors import BadInputError
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A game as the command line sees it."""
+
+    name: str
+    """The game's name on the command line, in files and in the journal."""
+    title: str
+    """What people call it."""
+    adapter: str
+    """Dotted name of the module with the game's ``demo``/``referee``/``score`` functions."""
+
+
+GAMES: dict[str, GameEntry] = {
+    entry.name: entry
+    for entry in (
+        GameEntry("trains", "The Game of Trains", "host.trains.commands"),
+    )
+}
+
+
+def adapter(game: str, function: str) -> object:
+    """The game's command-line function ``function``, or a clear error if it has none."""
+    entry = GAMES.get(game)
+    if entry is None:
+        known = ", ".join(sorted(GAMES))
+        raise BadInputError(f"unknown game {game!r} (known: {known})")
+    module: ModuleType = importlib.import_module(entry.adapter)
+    found = getattr(module, function, None)
+    if found is None:
+        raise BadInputError(f"{entry.title} has no {function} yet")
+    return found

@@ -1,0 +1,21 @@
+"""The linters CI relies on, run as tests: the README's one test command checks everything."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_ruff_finds_nothing() -> None:
+    result = _run(sys.executable, "-m", "ruff", "check", ".")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_host_and_vision_are_strictly_typed() -> None:
+    result = _run(sys.executable, "-m", "mypy")
+    assert result.returncode == 0, result.stdout + result.stderr

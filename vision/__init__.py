@@ -1,0 +1,1 @@
+"""Conductor's webcam card recognizer: from a camera frame to an observation of the table."""
