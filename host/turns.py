@@ -1,0 +1,35 @@
+"""What the seat LEDs show about turn order, in words every game can produce.
+
+Each game engine reports a ``TurnIndicator``; the app turns it into the board's LED picture. The
+engines never know about LEDs, and the board never knows about games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Direction(Enum):
+    """Which way play goes round the table. Seats are numbered 0.. clockwise."""
+
+    CLOCKWISE = "clockwise"
+    COUNTERCLOCKWISE = "counterclockwise"
+
+
+@dataclass(frozen=True)
+class TurnIndicator:
+    """Whose turn it is and how play goes on from there."""
+
+    seats: int
+    """How many seats play (2 to 4)."""
+    on_turn: int | None
+    """The seat to play now, or None when the game is over."""
+    direction: Direction = Direction.CLOCKWISE
+    """The direction of play."""
+    skipped: frozenset[int] = field(default_factory=frozenset)
+    """Seats whose next turn will be skipped (a lost turn, an express skip, ...)."""
+    winners: frozenset[int] = field(default_factory=frozenset)
+    """The winning seat or seats, once the game is over."""
+    alert: bool = False
+    """True while the referee is warning about an illegal move."""
