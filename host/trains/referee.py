@@ -1,0 +1,226 @@
+"""The referee: turns what the camera sees into moves, or says precisely why it cannot.
+
+Like a chess board that predicts the squares each legal move would change, the referee builds the
+moves of the seat to play that could explain the table (the new cards it shows are the chance
+outcomes), plays each on the committed position and keeps the one whose table is the one seen.
+The table equal to the committed one means nothing happened yet; a table on the way to a legal
+turn (a face-up card picked up, a replaced card still in hand) means the turn is in progress.
+Anything else is illegal, with the reason, and the committed position stays as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from host.trains.describe import move_summary, rearrangement
+from host.trains.game import Game
+from host.trains.moves import IllegalMoveError, Move, MoveKind
+from host.trains.observation import Observation
+from host.trains.position import Phase, Position, abilities, apply, keep_choices
+from host.trains.rules import (
+    HOLE,
+    LINE_LENGTH,
+    MOVE_DISTANCE,
+    REMOVED_PLACE,
+    SWAP_DISTANCE,
+    Ability,
+    Lock,
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's answer to one observation (its JSON form is public: docs/formats.md)."""
+
+    verdict: str
+    """``move``, ``win``, ``waiting`` or ``illegal``."""
+    seat: int
+    """The seat the verdict is about: the one that moved, won, is to play, or broke a rule."""
+    fields: dict[str, Any] = field(default_factory=dict)
+    """Everything else: ``move``, ``next_seat``, ``reason``, ``pending``, ``takeback``."""
+
+    def to_json(self) -> dict[str, Any]:
+        """One JSON object, as ``conductor referee`` prints it."""
+        return {"verdict": self.verdict, "seat": self.seat, **self.fields}
+
+
+class Referee:
+    """Follows one game from observations; the committed game is ``self.game``."""
+
+    def __init__(self, start: Position) -> None:
+        self.game = Game(start)
+
+    def observe(self, seen: Observation) -> Verdict:
+        """Judge the table as now seen, committing the move it shows if it shows one."""
+        position = self.game.position
+        if position.phase is Phase.OVER:
+            return Verdict("waiting", position.to_play, {"reason": "the game is over"})
+        if seen == Observation.of(position):
+            return Verdict("waiting", position.to_play, {"phase": position.phase.value})
+        if self.game.moves and seen == Observation.of(self.game.replay(self.game.moves[:-1])):
+            return Verdict(
+                "waiting",
+                position.to_play,
+                {"takeback": True, "reason": "the table is back before the last move"},
+            )
+        move, errors = _explain(position, seen)
+        if move is not None:
+            return self._commit(move)
+        pending = _in_progress(position, seen)
+        if pending is not None:
+            return Verdict("waiting", position.to_play, {"pending": pending})
+        return Verdict("illegal", position.to_play, {"reason": _diagnose(position, seen, errors)})
+
+    def _commit(self, move: Move) -> Verdict:
+        before = self.game.position
+        after = self.game.push(move)
+        summary = move_summary(before, move)
+        if after.phase is Phase.OVER:
+            return Verdict("win", after.to_play, {"move": summary, "by": move.seat})
+        return Verdict("move", move.seat, {"move": summary, "next_seat": after.to_play})
+
+
+def _candidates(position: Position, seen: Observation) -> Iterator[Move]:
+    """The moves of the seat to play that could explain ``seen``, chance outcomes read off it."""
+    seat = position.to_play
+    before, after = position.lines[seat], seen.lines[seat]
+    changed = [place for place in range(LINE_LENGTH) if before[place] != after[place]]
+    if len(changed) == 1:
+        place = changed[0]
+        if position.phase is Phase.DRAFT:
+            yield Move(seat, MoveKind.DRAFT, place, after[place])
+        else:
+            yield Move(seat, MoveKind.DRAW, place, drawn=(after[place],))
+    if position.phase is not Phase.PLAY:
+        return
+    for card in position.faceup:
+        if card in seen.faceup:
+            continue
+        ability = abilities()[card]
+        if ability is Ability.PROTECT:
+            slots: list[int | None] = [lock.place for lock in Lock]
+        elif ability in SWAP_DISTANCE:
+            slots = list(range(LINE_LENGTH - SWAP_DISTANCE[ability]))
+        elif ability in MOVE_DISTANCE:
+            shift = MOVE_DISTANCE[ability]
+            slots = [s for s in range(LINE_LENGTH) if 0 <= s + shift < LINE_LENGTH]
+        else:
+            yield from _removals(position, seen, card, REMOVED_PLACE[ability])
+            continue
+        for slot in slots:
+            yield Move(seat, MoveKind.ABILITY, slot, card)
+
+
+def _removals(position: Position, seen: Observation, card: int, place: int) -> Iterator[Move]:
+    """A remove ability: the replacements are the new cards seen at ``place``, clockwise."""
+    seat = position.to_play
+    order = [(seat + step) % position.seats for step in range(position.seats)]
+    drawn: list[int] = []
+    for other in order:
+        if place in position.locks[other]:
+            continue
+        now = seen.lines[other][place]
+        if now == position.lines[other][place]:
+            break
+        drawn.append(now)
+    decision = Move(seat, MoveKind.ABILITY, None, card, drawn=tuple(drawn))
+    for keep in keep_choices(position, decision):
+        if all(kept in seen.faceup for kept in keep):
+            yield Move(seat, MoveKind.ABILITY, None, card, drawn=tuple(drawn), keep=keep)
+
+
+def _explain(position: Position, seen: Observation) -> tuple[Move | None, list[str]]:
+    """The one candidate move whose table is ``seen``, and the rules the near misses broke."""
+    errors: list[str] = []
+    for move in _candidates(position, seen):
+        try:
+            result = apply(position, move)
+        except IllegalMoveError as error:
+            if move.kind is not MoveKind.ABILITY or move.slot is None:
+                errors.append(str(error))
+            continue
+        if _shows(result, seen):
+            return move, errors
+    return None, errors
+
+
+def _shows(result: Position, seen: Observation) -> bool:
+    """True when the table ``seen`` is ``result``. Once a remove ends the game with a win, the
+    seats after the winner never replace their card, so their lines are not compared."""
+    expected = Observation.of(result)
+    if result.phase is not Phase.OVER or all(HOLE not in line for line in result.lines):
+        return expected == seen
+    return all(
+        HOLE in line or line == now for line, now in zip(expected.lines, seen.lines, strict=True)
+    )
+
+
+def _in_progress(position: Position, seen: Observation) -> str | None:
+    """What the seat to play still has to do, if ``seen`` is on the way to a legal turn."""
+    seat, now = position.to_play, Observation.of(position)
+    if seen.locks != now.locks:
+        return None
+    taken = now.faceup - seen.faceup
+    if seen.lines == now.lines and len(taken) == 1 and seen.faceup < now.faceup:
+        (card,) = taken
+        return f"seat {seat} took the face-up {card} ({abilities()[card].words}) and may now use it"
+    others_same = all(
+        seen.lines[other] == now.lines[other] for other in range(position.seats) if other != seat
+    )
+    changed = [p for p in range(LINE_LENGTH) if seen.lines[seat][p] != now.lines[seat][p]]
+    if others_same and len(changed) == 1 and seen.faceup == now.faceup:
+        place = changed[0]
+        kind = MoveKind.DRAFT if position.phase is Phase.DRAFT else MoveKind.DRAW
+        card = seen.lines[seat][place]
+        move = (
+            Move(seat, kind, place, card)
+            if kind is MoveKind.DRAFT
+            else Move(seat, kind, place, drawn=(card,))
+        )
+        try:
+            apply(position, move)
+        except IllegalMoveError:
+            return None
+        replaced = now.lines[seat][place]
+        return f"seat {seat} put the {card} into place {place + 1}: lay the {replaced} face up"
+    return None
+
+
+def _diagnose(position: Position, seen: Observation, errors: list[str]) -> str:
+    """Why no legal turn of the seat to play explains ``seen``, as precisely as can be said."""
+    seat, now = position.to_play, Observation.of(position)
+    if errors:
+        return f"seat {seat}: {errors[0]}"
+    taken = sorted(now.faceup - seen.faceup)
+    appeared = sorted(seen.faceup - now.faceup)
+    movers = [s for s in range(position.seats) if seen.lines[s] != now.lines[s]]
+    used = ", ".join(f"the {c} ({abilities()[c].words})" for c in taken)
+    if len(taken) > 1:
+        return f"the face-up {used} were all taken: a turn uses at most one face-up card"
+    if any(s != seat for s in movers) and not any(abilities()[c] in REMOVED_PLACE for c in taken):
+        other = next(s for s in movers if s != seat)
+        return f"seat {other}'s line changed, but it is seat {seat}'s turn"
+    if seat in movers:
+        before, after = now.lines[seat], seen.lines[seat]
+        if sorted(before) == sorted(after):
+            what = f"seat {seat} {rearrangement(before, after)}"
+            if not taken:
+                return f"{what} without using a face-up ability"
+            return f"{what}: the face-up {used} does not allow that"
+        new = [card for card in after if card not in before]
+        if len(new) > 1:
+            return f"seat {seat}'s line shows {len(new)} new cards: a turn brings at most one"
+        if taken:
+            return (
+                f"seat {seat} used the face-up {used} and also brought the {new[0]} into the line"
+            )
+    if taken:
+        return f"the face-up {used} was used but seat {seat}'s line did not change as it allows"
+    if appeared:
+        cards = ", ".join(str(card) for card in appeared)
+        return f"the {cards} appeared face up, but no line gave it up"
+    if seen.locks != now.locks:
+        return "a protect card appeared or vanished without a protect ability being used"
+    return f"the table changed in a way no turn of seat {seat} explains"
