@@ -51,6 +51,8 @@ class Referee:
 
     def __init__(self, start: Position) -> None:
         self.game = Game(start)
+        self.previous: Position | None = None
+        """The position before the last committed move: a table showing it offers a takeback."""
 
     def observe(self, seen: Observation) -> Verdict:
         """Judge the table as now seen, committing the move it shows if it shows one."""
@@ -59,7 +61,7 @@ class Referee:
             return Verdict("waiting", position.to_play, {"reason": "the game is over"})
         if seen == Observation.of(position):
             return Verdict("waiting", position.to_play, {"phase": position.phase.value})
-        if self.game.moves and seen == Observation.of(self.game.replay(self.game.moves[:-1])):
+        if self.previous is not None and seen == Observation.of(self.previous):
             return Verdict(
                 "waiting",
                 position.to_play,
@@ -74,7 +76,7 @@ class Referee:
         return Verdict("illegal", position.to_play, {"reason": _diagnose(position, seen, errors)})
 
     def _commit(self, move: Move) -> Verdict:
-        before = self.game.position
+        before = self.previous = self.game.position
         after = self.game.push(move)
         summary = move_summary(before, move)
         if after.phase is Phase.OVER:
@@ -117,18 +119,17 @@ def _removals(position: Position, seen: Observation, card: int, place: int) -> I
     """A remove ability: the replacements are the new cards seen at ``place``, clockwise."""
     seat = position.to_play
     order = [(seat + step) % position.seats for step in range(position.seats)]
-    drawn: list[int] = []
-    for other in order:
-        if place in position.locks[other]:
-            continue
-        now = seen.lines[other][place]
-        if now == position.lines[other][place]:
-            break
-        drawn.append(now)
-    decision = Move(seat, MoveKind.ABILITY, None, card, drawn=tuple(drawn))
+    # Every refill as seen, and each shorter run for a win that stopped the refills early. A
+    # card seen where it was may have been drawn straight back after a reshuffle.
+    seen_refills = tuple(
+        seen.lines[other][place] for other in order if place not in position.locks[other]
+    )
+    decision = Move(seat, MoveKind.ABILITY, None, card)
     for keep in keep_choices(position, decision):
-        if all(kept in seen.faceup for kept in keep):
-            yield Move(seat, MoveKind.ABILITY, None, card, drawn=tuple(drawn), keep=keep)
+        if not all(kept in seen.faceup for kept in keep):
+            continue
+        for count in range(len(seen_refills), -1, -1):
+            yield Move(seat, MoveKind.ABILITY, None, card, drawn=seen_refills[:count], keep=keep)
 
 
 def _explain(position: Position, seen: Observation) -> tuple[Move | None, list[str]]:

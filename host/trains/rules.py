@@ -37,6 +37,9 @@ class Ability(Enum):
         return self.value.replace("-", " ")
 
 
+_LOCK_PLACES = {"left": 0, "middle": MIDDLE, "right": LINE_LENGTH - 1}
+
+
 class Lock(Enum):
     """The places a protect card can guard, by the name observations use."""
 
@@ -47,7 +50,7 @@ class Lock(Enum):
     @property
     def place(self) -> int:
         """The place (0-based) in the line under which the protect card sits."""
-        return {Lock.LEFT: 0, Lock.MIDDLE: MIDDLE, Lock.RIGHT: LINE_LENGTH - 1}[self]
+        return _LOCK_PLACES[self.value]
 
     @classmethod
     def at(cls, place: int) -> Lock | None:
