@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from host.errors import BadInputError
-from host.trains.position import DECK_SIZE, Phase, Position
+from host.trains.position import DECK_SIZE, Phase, Position, check_seats
 from host.trains.rules import LINE_LENGTH, Lock
 
 
@@ -113,6 +113,7 @@ def parse_opening(data: Any) -> Position:
         raise MalformedObservationError('the first observation needs "seats", the seat count')
     if not isinstance(first, int) or isinstance(first, bool):
         raise MalformedObservationError('"first" must be the number of the seat that starts')
+    check_seats(seats, first)
     observation = parse_observation(data, seats)
     if observation.locks:
         raise MalformedObservationError("no protect card can lie out before the first turn")

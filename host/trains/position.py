@@ -87,7 +87,7 @@ class Position:
     @classmethod
     def deal(cls, seats: int, first: int, rng: random.Random) -> Position:
         """A simulated game: shuffle the 84 railcars, deal 7 to each seat in descending order."""
-        _check_seats(seats, first)
+        check_seats(seats, first)
         pile = list(range(1, DECK_SIZE + 1))
         rng.shuffle(pile)
         lines = [
@@ -108,7 +108,7 @@ class Position:
         cls, seats: int, first: int, lines: list[list[int]], faceup: list[int], phase: Phase
     ) -> Position:
         """A real table seen after dealing (``Phase.DRAFT``) or after the set-up draft."""
-        _check_seats(seats, first)
+        check_seats(seats, first)
         dealt = seats * LINE_LENGTH
         position = cls(
             seats=seats,
@@ -213,11 +213,12 @@ class Position:
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise BadInputError(f"not a Game of Trains position ({error})") from None
-        _check_seats(position.seats, position.first)
+        check_seats(position.seats, position.first)
         return position
 
 
-def _check_seats(seats: int, first: int) -> None:
+def check_seats(seats: int, first: int) -> None:
+    """Refuse a seat count the game is not for, or a first seat not at the table."""
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise BadInputError(
             f"The Game of Trains is for {MIN_SEATS} to {MAX_SEATS} seats, not {seats}"

@@ -197,9 +197,9 @@ def _diagnose(position: Position, seen: Observation, errors: list[str]) -> str:
     taken = sorted(now.faceup - seen.faceup)
     appeared = sorted(seen.faceup - now.faceup)
     movers = [s for s in range(position.seats) if seen.lines[s] != now.lines[s]]
-    used = ", ".join(f"the {c} ({abilities()[c].words})" for c in taken)
+    used = " and ".join(f"{c} ({abilities()[c].words})" for c in taken)
     if len(taken) > 1:
-        return f"the face-up {used} were all taken: a turn uses at most one face-up card"
+        return f"the face-up {used} were taken together: a turn uses at most one face-up card"
     if any(s != seat for s in movers) and not any(abilities()[c] in REMOVED_PLACE for c in taken):
         other = next(s for s in movers if s != seat)
         return f"seat {other}'s line changed, but it is seat {seat}'s turn"

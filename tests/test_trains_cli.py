@@ -1,0 +1,108 @@
+"""``conductor referee trains`` and ``conductor demo trains`` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from host.cli import main
+from host.trains.bots import GreedyBot
+from host.trains.observation import Observation
+from host.trains.position import Phase, Position, apply
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def recorded_game(seed: int, seats: int = 3) -> tuple[list[dict[str, object]], Position]:
+    """The observations a camera would report of a seeded game, and its last position."""
+    rng = random.Random(seed)
+    position = Position.deal(seats, 0, rng)
+    opening = {"seats": seats, "first": 0, **Observation.of(position).to_json()}
+    rows: list[dict[str, object]] = [opening]
+    bot = GreedyBot(rng)
+    while position.phase is not Phase.OVER:
+        position = apply(position, bot.choose(position))
+        rows.append(Observation.of(position).to_json())
+    return rows, position
+
+
+def write(tmp_path: Path, rows: list[object]) -> Path:
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
+    return path
+
+
+def test_a_recorded_game_gets_one_verdict_per_observation_ending_in_the_win(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows, last = recorded_game(seed=5)
+    assert main(["referee", "trains", str(write(tmp_path, rows))]) == 0
+    verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(verdicts) == len(rows)
+    assert verdicts[0] == {"verdict": "waiting", "seat": 0, "phase": "draft"}
+    assert all(v["verdict"] == "move" for v in verdicts[1:-1])
+    assert verdicts[-1]["verdict"] == "win" and verdicts[-1]["seat"] == last.winner
+    assert [v["next_seat"] for v in verdicts[1:4]] == [1, 2, 0]
+
+
+def test_an_illegal_observation_is_reported_and_the_game_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows, _ = recorded_game(seed=6)
+    bad = json.loads(json.dumps(rows[4]))
+    bad["lines"][1] = list(reversed(bad["lines"][1]))
+    main(["referee", "trains", str(write(tmp_path, [*rows[:4], bad, *rows[4:]]))])
+    verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert verdicts[4]["verdict"] == "illegal" and verdicts[4]["reason"]
+    assert verdicts[5]["verdict"] == "move"
+
+
+@pytest.mark.parametrize(
+    ("lines", "reason"),
+    [
+        (['{"seats": 2, "lines": [[1,2,3,4,5,6,7], [8,9,10,11,12,13,14]]}', "{oops"], "not JSON"),
+        (['{"seats": 2, "lines": [[1,2,3,4,5,6], [8,9,10,11,12,13,14]]}'], "has 6 cards"),
+        (['{"seats": 2, "lines": [[1,2,3,4,5,6,85], [8,9,10,11,12,13,14]]}'], "not a number 1..84"),
+        (['{"seats": 2, "lines": [[1,2,3,4,5,6,7], [7,9,10,11,12,13,14]]}'], "the 7 is seen in"),
+        (['{"lines": [[1,2,3,4,5,6,7], [8,9,10,11,12,13,14]]}'], '"seats"'),
+        (['{"seats": 5, "lines": []}'], "2 to 4 seats"),
+        (['{"seats": 2, "lines": [[1,2,3,4,5,6,7]]}'], "1 lines seen at a table of 2"),
+        ([], "holds no observation"),
+    ],
+)
+def test_a_malformed_file_exits_2_with_a_one_line_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[str], reason: str
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines))
+    assert main(["referee", "trains", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and reason in err and err.count("\n") == 1
+
+
+def test_a_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["referee", "trains", str(tmp_path / "nope.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_the_demo_plays_a_refereed_game_to_its_winner() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "host", "demo", "trains", "--seed", "3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("The Game of Trains: 3 seats, seed 3")
+    assert lines[-1].startswith("Seat ") and "wins after" in lines[-1]
+    winner = int(lines[-1].split()[1])
+    winning_line = next(line for line in lines[-4:-1] if line.strip().startswith(f"seat {winner}:"))
+    cards = [int(card) for card in winning_line.split(":")[1].split()]
+    assert cards == sorted(cards)

@@ -1,0 +1,136 @@
+"""The referee at a real table: verdicts, turns in progress, and the reasons it gives."""
+
+from __future__ import annotations
+
+from trains_helpers import cards_with
+
+from host.trains.observation import Observation
+from host.trains.position import Phase, Position
+from host.trains.referee import Referee
+from host.trains.rules import Ability, Lock
+
+SWAP = cards_with(Ability.SWAP_ADJACENT)
+PROTECT = cards_with(Ability.PROTECT)
+LINE_A = [70, 60, 50, 40, 30, 20, 10]
+LINE_B = [71, 61, 51, 44, 31, 27, 11]
+
+
+def seen(
+    lines: list[list[int]], faceup: list[int], locks: set[tuple[int, Lock]] | None = None
+) -> Observation:
+    return Observation(
+        lines=tuple(tuple(line) for line in lines),
+        faceup=frozenset(faceup),
+        locks=frozenset(locks or set()),
+    )
+
+
+def in_play(faceup: list[int]) -> Referee:
+    return Referee(Position.from_table(2, 0, [LINE_A, LINE_B], faceup, Phase.PLAY))
+
+
+def test_a_just_dealt_table_waits_for_the_draft_and_recognises_it() -> None:
+    referee = Referee(Position.from_table(2, 1, [LINE_A, LINE_B], [], Phase.DRAFT))
+    assert referee.observe(seen([LINE_A, LINE_B], [])).verdict == "waiting"
+    verdict = referee.observe(seen([LINE_A, [2, *LINE_B[1:]]], [71])).to_json()
+    assert verdict["verdict"] == "move" and verdict["seat"] == 1 and verdict["next_seat"] == 0
+    assert verdict["move"]["kind"] == "draft" and verdict["move"]["card"] == 2
+
+
+def test_a_swap_is_recognised_with_the_next_seat() -> None:
+    referee = in_play([SWAP[0]])
+    swapped = [60, 70, *LINE_A[2:]]
+    verdict = referee.observe(seen([swapped, LINE_B], [])).to_json()
+    assert verdict["verdict"] == "move" and verdict["next_seat"] == 1
+    assert verdict["move"]["ability"] == "swap-adjacent" and verdict["move"]["slot"] == 0
+    assert "swapped places 1 and 2" in verdict["move"]["text"]
+
+
+def test_a_swap_the_ability_does_not_allow_is_illegal_and_nothing_is_committed() -> None:
+    referee = in_play([SWAP[0]])
+    before = referee.game.position.copy()
+    swapped = [70, 60, 30, 40, 50, 20, 10]  # places 3 and 5: one card between them
+    verdict = referee.observe(seen([swapped, LINE_B], [])).to_json()
+    assert verdict["verdict"] == "illegal"
+    assert verdict["reason"] == (
+        f"seat 0 swapped places 3 and 5 (the 50 and the 30): the face-up {SWAP[0]} "
+        "(swap adjacent) does not allow that"
+    )
+    assert referee.game.position == before
+
+
+def test_rearranging_without_a_face_up_card_is_illegal() -> None:
+    referee = in_play([SWAP[0]])
+    verdict = referee.observe(seen([[60, 70, *LINE_A[2:]], LINE_B], [SWAP[0]]))
+    assert verdict.verdict == "illegal"
+    assert verdict.to_json()["reason"].endswith("without using a face-up ability")
+
+
+def test_a_turn_out_of_order_is_illegal() -> None:
+    referee = in_play([])
+    verdict = referee.observe(seen([LINE_A, [2, *LINE_B[1:]]], [71])).to_json()
+    assert verdict["verdict"] == "illegal"
+    assert verdict["reason"] == "seat 1's line changed, but it is seat 0's turn"
+
+
+def test_a_face_up_card_picked_up_is_a_turn_in_progress_then_completes() -> None:
+    referee = in_play([SWAP[0]])
+    pending = referee.observe(seen([LINE_A, LINE_B], [])).to_json()
+    assert pending["verdict"] == "waiting" and "took the face-up" in pending["pending"]
+    done = referee.observe(seen([[70, 60, 50, 40, 30, 10, 20], LINE_B], []))
+    assert done.verdict == "move"
+
+
+def test_a_drawn_card_placed_before_the_old_one_is_laid_face_up_is_in_progress() -> None:
+    referee = in_play([])
+    drawn = [2, *LINE_A[1:]]
+    pending = referee.observe(seen([drawn, LINE_B], [])).to_json()
+    assert pending["verdict"] == "waiting" and "lay the 70 face up" in pending["pending"]
+    assert referee.observe(seen([drawn, LINE_B], [70])).verdict == "move"
+
+
+def test_a_card_seen_discarded_cannot_be_drawn_back() -> None:
+    referee = in_play([SWAP[0]])
+    referee.observe(seen([[60, 70, *LINE_A[2:]], LINE_B], []))
+    verdict = referee.observe(seen([[60, 70, *LINE_A[2:]], [SWAP[0], *LINE_B[1:]]], [71]))
+    assert verdict.verdict == "illegal"
+    assert "discarded and cannot be drawn" in verdict.to_json()["reason"]
+
+
+def test_two_face_up_cards_taken_in_one_turn_is_illegal() -> None:
+    referee = in_play([SWAP[0], PROTECT[0]])
+    verdict = referee.observe(seen([LINE_A, LINE_B], []))
+    assert (
+        verdict.verdict == "illegal" and "at most one face-up card" in verdict.to_json()["reason"]
+    )
+
+
+def test_a_protect_card_under_the_wrong_seat_is_illegal() -> None:
+    referee = in_play([PROTECT[0]])
+    verdict = referee.observe(seen([LINE_A, LINE_B], [], {(1, Lock.LEFT)}))
+    assert verdict.verdict == "illegal"
+    assert verdict.to_json()["reason"] == (
+        f"the face-up {PROTECT[0]} (protect) was used but seat 0's line did not change as it allows"
+    )
+
+
+def test_a_protect_card_under_the_seats_own_card_is_recognised() -> None:
+    referee = in_play([PROTECT[0]])
+    verdict = referee.observe(seen([LINE_A, LINE_B], [], {(0, Lock.MIDDLE)}))
+    assert verdict.verdict == "move" and verdict.to_json()["move"]["slot"] == 3
+
+
+def test_the_table_put_back_as_before_the_last_move_offers_a_takeback() -> None:
+    referee = in_play([SWAP[0]])
+    referee.observe(seen([[60, 70, *LINE_A[2:]], LINE_B], []))
+    verdict = referee.observe(seen([LINE_A, LINE_B], [SWAP[0]])).to_json()
+    assert verdict["verdict"] == "waiting" and verdict["takeback"] is True
+
+
+def test_a_winning_draw_is_a_win_verdict() -> None:
+    referee = Referee(
+        Position.from_table(2, 0, [[10, 20, 30, 40, 50, 60, 5], LINE_B], [], Phase.PLAY)
+    )
+    verdict = referee.observe(seen([[10, 20, 30, 40, 50, 60, 70], LINE_B], [5])).to_json()
+    assert verdict["verdict"] == "win" and verdict["seat"] == 0
+    assert referee.observe(seen([[10, 20, 30, 40, 50, 60, 70], LINE_B], [5])).verdict == "waiting"
