@@ -28,9 +28,7 @@ class GameEntry:
 
 GAMES: dict[str, GameEntry] = {
     entry.name: entry
-    for entry in (
-        GameEntry("trains", "The Game of Trains", "host.trains.commands"),
-    )
+    for entry in (GameEntry("trains", "The Game of Trains", "host.trains.commands"),)
 }
 
 

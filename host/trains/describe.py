@@ -67,10 +67,34 @@ def rearrangement(before: list[int] | tuple[int, ...], after: list[int] | tuple[
     return f"rearranged places {places}"
 
 
-def move_summary(before: Position, move: Move) -> dict[str, Any]:
+def consequences(before: Position, move: Move, after: Position) -> list[str]:
+    """What the table must do after ``move`` besides the move itself: pairs of face-up cards to
+    discard, protect cards lost, the discard pile reshuffled."""
+    said: list[str] = []
+    if before.draw_count < len(move.drawn):
+        said.append("the draw pile ran out: shuffle the discard pile into a new draw pile")
+    lost = [
+        card
+        for seat in range(before.seats)
+        for place, card in before.locks[seat].items()
+        if after.locks[seat].get(place) != card
+    ]
+    said += [f"the protect card under it ({card}) goes to the discard pile" for card in lost]
+    paired = [
+        card
+        for card in after.discard
+        if card not in before.discard and card != move.card and card not in lost
+    ]
+    if paired:
+        cards = " and ".join(f"the {card}" for card in paired)
+        said.append(f"{cards} share an ability: discard them face down")
+    return said
+
+
+def move_summary(before: Position, move: Move, after: Position) -> dict[str, Any]:
     """The ``"move"`` field of a verdict: the move's record form, its ability and a sentence."""
     summary = move.to_json()
     if move.kind is MoveKind.ABILITY and move.card is not None:
         summary["ability"] = abilities()[move.card].value
-    summary["text"] = describe(before, move)
+    summary["text"] = "; ".join([describe(before, move), *consequences(before, move, after)])
     return summary

@@ -78,7 +78,7 @@ class Referee:
     def _commit(self, move: Move) -> Verdict:
         before = self.previous = self.game.position
         after = self.game.push(move)
-        summary = move_summary(before, move)
+        summary = move_summary(before, move, after)
         if after.phase is Phase.OVER:
             return Verdict("win", after.to_play, {"move": summary, "by": move.seat})
         return Verdict("move", move.seat, {"move": summary, "next_seat": after.to_play})
