@@ -106,3 +106,12 @@ def test_the_demo_plays_a_refereed_game_to_its_winner() -> None:
     winning_line = next(line for line in lines[-4:-1] if line.strip().startswith(f"seat {winner}:"))
     cards = [int(card) for card in winning_line.split(":")[1].split()]
     assert cards == sorted(cards)
+
+
+def test_the_seed_1_demo_matches_its_golden_transcript(capsys: pytest.CaptureFixture[str]) -> None:
+    """A change to the rules, the bots or the referee's words shows here as a transcript diff.
+    If the change is intended, regenerate with
+    ``python -m host demo trains --seed 1 > tests/fixtures/trains/demo-seed-1.txt``."""
+    assert main(["demo", "trains", "--seed", "1"]) == 0
+    golden = (ROOT / "tests" / "fixtures" / "trains" / "demo-seed-1.txt").read_text()
+    assert capsys.readouterr().out == golden

@@ -134,3 +134,12 @@ def test_a_winning_draw_is_a_win_verdict() -> None:
     verdict = referee.observe(seen([[10, 20, 30, 40, 50, 60, 70], LINE_B], [5])).to_json()
     assert verdict["verdict"] == "win" and verdict["seat"] == 0
     assert referee.observe(seen([[10, 20, 30, 40, 50, 60, 70], LINE_B], [5])).verdict == "waiting"
+
+
+def test_a_remove_half_done_waits_then_completes() -> None:
+    remove = cards_with(Ability.REMOVE_LEFTMOST)[0]
+    referee = in_play([remove])
+    half = seen([[2, *LINE_A[1:]], LINE_B], [70])
+    assert "refills it from the draw pile" in referee.observe(half).to_json()["pending"]
+    done = referee.observe(seen([[2, *LINE_A[1:]], [3, *LINE_B[1:]]], [70, 71]))
+    assert done.verdict == "move" and done.to_json()["move"]["drawn"] == [2, 3]

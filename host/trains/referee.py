@@ -167,6 +167,8 @@ def _in_progress(position: Position, seen: Observation) -> str | None:
     if seen.lines == now.lines and len(taken) == 1 and seen.faceup < now.faceup:
         (card,) = taken
         return f"seat {seat} took the face-up {card} ({abilities()[card].words}) and may now use it"
+    if len(taken) == 1 and abilities()[next(iter(taken))] in REMOVED_PLACE:
+        return _removal_in_progress(position, seen, next(iter(taken)))
     others_same = all(
         seen.lines[other] == now.lines[other] for other in range(position.seats) if other != seat
     )
@@ -187,6 +189,29 @@ def _in_progress(position: Position, seen: Observation) -> str | None:
         replaced = now.lines[seat][place]
         return f"seat {seat} put the {card} into place {place + 1}: lay the {replaced} face up"
     return None
+
+
+def _removal_in_progress(position: Position, seen: Observation, card: int) -> str | None:
+    """A remove ability part-way: some lines refilled, the removed cards coming face up."""
+    ability = abilities()[card]
+    place = REMOVED_PLACE[ability]
+    removed = set()
+    for seat in range(position.seats):
+        before, after = position.lines[seat], seen.lines[seat]
+        if any(before[p] != after[p] for p in range(LINE_LENGTH) if p != place):
+            return None
+        if before[place] != after[place]:
+            if place in position.locks[seat] or after[place] not in position.unseen():
+                return None
+            removed.add(before[place])
+    if not removed or not seen.faceup <= (set(position.faceup) - {card}) | removed:
+        return None
+    where = {0: "leftmost", LINE_LENGTH - 1: "rightmost"}.get(place, "middle")
+    return (
+        f"seat {position.to_play} used the {card} ({ability.words}): every line without a "
+        f"protect card there lays its {where} card face up and refills it from the draw pile, "
+        f"clockwise from seat {position.to_play}"
+    )
 
 
 def _diagnose(position: Position, seen: Observation, errors: list[str]) -> str:
