@@ -143,3 +143,10 @@ def test_a_remove_half_done_waits_then_completes() -> None:
     assert "refills it from the draw pile" in referee.observe(half).to_json()["pending"]
     done = referee.observe(seen([[2, *LINE_A[1:]], [3, *LINE_B[1:]]], [70, 71]))
     assert done.verdict == "move" and done.to_json()["move"]["drawn"] == [2, 3]
+
+
+def test_a_face_up_card_put_into_a_line_is_illegal() -> None:
+    referee = in_play([SWAP[0]])
+    verdict = referee.observe(seen([[SWAP[0], *LINE_A[1:]], LINE_B], [70]))
+    assert verdict.verdict == "illegal"
+    assert "used for its ability, never put into a line" in verdict.to_json()["reason"]

@@ -260,6 +260,11 @@ class _Turn:
                     f"the {expected} was discarded and cannot be drawn before the discard pile "
                     "is reshuffled"
                 )
+            if expected in p.faceup:
+                raise IllegalMoveError(
+                    f"the {expected} was face up: a face-up card is used for its ability, "
+                    "never put into a line"
+                )
             if expected in p.on_table() or not 1 <= expected <= DECK_SIZE:
                 raise IllegalMoveError(f"the {expected} cannot have come from the draw pile")
             card = expected
