@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from host.errors import BadInputError
 from host.games import GAMES, adapter
+from host.journal import Journal, default_path
 
 #: Modules that add their own sub-commands (each has ``register(subcommands)``).
 COMMAND_MODULES: tuple[str, ...] = ()
@@ -26,7 +29,49 @@ Subcommands = Any  # argparse's sub-parser action has no public type
 
 def _demo(args: argparse.Namespace) -> int:
     run: Callable[..., int] = adapter(args.game, "demo")  # type: ignore[assignment]
-    return run(seed=args.seed, players=args.players, out=sys.stdout)
+    with Journal(args.db) as journal:
+        return run(
+            seed=args.seed, players=args.players, out=sys.stdout, journal=journal, pace=args.pace
+        )
+
+
+def _games(args: argparse.Namespace) -> int:
+    with Journal(args.db) as journal:
+        games = journal.games()
+    if not games:
+        print(f"no games journaled in {args.db or default_path()}")
+    for game in games:
+        started = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.started))
+        mode = game.settings.get("mode", "table")
+        outcome = (
+            "won by seat " + " and ".join(map(str, game.winners)) if game.winners else game.status
+        )
+        print(
+            f"{game.id:4}  {started}  {game.game:10} {game.seats} seats  {mode:5} "
+            f"{game.turns:4} turns  {outcome}"
+        )
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    with Journal(args.db) as journal:
+        lines = [json.dumps(data) for data in journal.committed_inputs(args.id)]
+    text = "\n".join(lines) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise BadInputError(f"cannot write {args.output}: {error.strerror}") from None
+    return 0
+
+
+def _resume(args: argparse.Namespace) -> int:
+    with Journal(args.db) as journal:
+        game = journal.summary(args.id).game
+        run: Callable[..., int] = adapter(game, "resume")  # type: ignore[assignment]
+        return run(journal=journal, game_id=args.id, out=sys.stdout, pace=args.pace)
 
 
 def _referee(args: argparse.Namespace) -> int:
@@ -52,7 +97,25 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("game", nargs="?", default="trains", choices=games)
     demo.add_argument("--seed", type=int, default=1, help="seed of the game (default 1)")
     demo.add_argument("--players", type=int, default=3, help="number of seats (default 3)")
+    demo.add_argument("--pace", type=float, default=0.0, help="seconds between turns")
+    demo.add_argument("--db", type=Path, help="the journal file (default: per-user data folder)")
     demo.set_defaults(run=_demo)
+
+    games_command = commands.add_parser("games", help="list the journaled games")
+    games_command.add_argument("--db", type=Path, help="the journal file")
+    games_command.set_defaults(run=_games)
+
+    export = commands.add_parser("export", help="write a game's observations for re-judging")
+    export.add_argument("id", type=int, help="the game's number (see conductor games)")
+    export.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
+    export.add_argument("--db", type=Path, help="the journal file")
+    export.set_defaults(run=_export)
+
+    resume = commands.add_parser("resume", help="continue a journaled game after a crash")
+    resume.add_argument("id", type=int, help="the game's number (see conductor games)")
+    resume.add_argument("--pace", type=float, default=0.0, help="seconds between turns")
+    resume.add_argument("--db", type=Path, help="the journal file")
+    resume.set_defaults(run=_resume)
 
     referee = commands.add_parser("referee", help="judge a recorded game, one verdict per line")
     referee.add_argument("game", choices=games)

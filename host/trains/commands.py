@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any, TextIO
 
 from host.errors import BadInputError
+from host.journal import Journal
+from host.session import COMMITTING, Session
 from host.trains.bots import GreedyBot
 from host.trains.observation import Observation, parse_observation, parse_opening
 from host.trains.position import Phase, Position, apply
-from host.trains.referee import Referee, Verdict
+from host.trains.referee import Referee, open_referee
 
 MAX_DEMO_MOVES = 2000
 """A demo that has not ended by then stops (greedy bots finish far sooner)."""
@@ -55,35 +58,81 @@ def referee(path: Path, out: TextIO) -> int:
     return 0
 
 
-def demo(seed: int, players: int, out: TextIO) -> int:
-    """A seeded game between greedy bots, each turn judged by the referee from the table alone."""
-    rng = random.Random(seed)
-    table = Position.deal(players, rng.randrange(players), rng)
-    judge = Referee(Position.from_table(players, table.first, table.lines, [], Phase.DRAFT))
-    bot = GreedyBot(rng)
-    print(f"The Game of Trains: {players} seats, seed {seed}; seat {table.first} starts", file=out)
-    _show_lines(table, out)
-    for turn in range(1, MAX_DEMO_MOVES + 1):
-        table = apply(table, bot.choose(table))
-        verdict = judge.observe(Observation.of(table))
+class _Simulation:
+    """The seeded game the demo's bots play, standing in for the real table."""
+
+    def __init__(self, seed: int, players: int) -> None:
+        self.rng = random.Random(seed)
+        self.table = Position.deal(players, self.rng.randrange(players), self.rng)
+        self.bot = GreedyBot(self.rng)
+
+    def opening(self) -> dict[str, Any]:
+        """The first observation: the table as dealt."""
+        seen = Observation.of(self.table).to_json()
+        return {"seats": self.table.seats, "first": self.table.first, **seen}
+
+    def step(self) -> dict[str, Any]:
+        """The bot on turn plays; the table as the camera would then see it."""
+        self.table = apply(self.table, self.bot.choose(self.table))
+        return Observation.of(self.table).to_json()
+
+
+def demo(seed: int, players: int, out: TextIO, journal: Journal, pace: float = 0.0) -> int:
+    """A seeded game between greedy bots, each turn judged by the referee from the table alone
+    and journaled; ``pace`` seconds pass between turns."""
+    simulation = _Simulation(seed, players)
+    settings = {"mode": "demo", "seed": seed, "players": players}
+    session = Session.start("trains", simulation.opening(), open_referee, journal, settings)
+    print(
+        f"The Game of Trains: {players} seats, seed {seed}; seat {simulation.table.first} starts"
+        f" (journaled as game {session.game_id})",
+        file=out,
+    )
+    _show_lines(simulation.table, out)
+    return _play_out(simulation, session, out, pace)
+
+
+def resume(journal: Journal, game_id: int, out: TextIO, pace: float = 0.0) -> int:
+    """Continue a journaled demo game from its last committed turn."""
+    settings = journal.summary(game_id).settings
+    if settings.get("mode") != "demo":
+        raise BadInputError(f"game {game_id} was not a demo game")
+    session = Session.resume(journal, game_id, open_referee)
+    simulation = _Simulation(int(settings["seed"]), int(settings["players"]))
+    committed = session.referee.game.position
+    for _ in session.referee.game.moves:
+        simulation.step()
+    if Observation.of(simulation.table) != Observation.of(committed):
+        raise BadInputError(f"game {game_id}'s journal does not match its seeded demo")
+    print(f"Resuming game {game_id} after {len(session.referee.game.moves)} moves", file=out)
+    _show_lines(committed, out)
+    return _play_out(simulation, session, out, pace)
+
+
+def _play_out(simulation: _Simulation, session: Session[Referee], out: TextIO, pace: float) -> int:
+    referee = session.referee
+    while referee.game.position.phase is not Phase.OVER:
+        turn = len(referee.game.moves) + 1
+        if turn > MAX_DEMO_MOVES:
+            print(f"No winner after {MAX_DEMO_MOVES} moves.", file=out)
+            return 0
+        verdict = session.feed(simulation.step())
         print(f"{turn:3}. {_say(verdict)}", file=out, flush=True)
-        if verdict.verdict not in ("move", "win"):
+        if verdict["verdict"] not in COMMITTING:
             print("the referee disagrees with the table: stopping", file=out)
             return 1
-        if table.phase is Phase.OVER:
-            _show_lines(table, out)
-            print(f"Seat {table.winner} wins after {turn} moves.", file=out)
-            return 0
-    print(f"No winner after {MAX_DEMO_MOVES} moves.", file=out)
+        time.sleep(pace)
+    _show_lines(referee.game.position, out)
+    winner = referee.game.position.winner
+    print(f"Seat {winner} wins after {len(referee.game.moves)} moves.", file=out)
     return 0
 
 
-def _say(verdict: Verdict) -> str:
-    facts = verdict.to_json()
-    if "move" in facts:
-        text = str(facts["move"]["text"])
-        return text + (f" — seat {verdict.seat} WINS" if verdict.verdict == "win" else "")
-    return f"{verdict.verdict}: {facts.get('reason', '')}"
+def _say(verdict: dict[str, Any]) -> str:
+    if "move" in verdict:
+        text = str(verdict["move"]["text"])
+        return text + (f" — seat {verdict['seat']} WINS" if verdict["verdict"] == "win" else "")
+    return f"{verdict['verdict']}: {verdict.get('reason', '')}"
 
 
 def _show_lines(position: Position, out: TextIO) -> None:

@@ -16,8 +16,8 @@ def describe(before: Position, move: Move) -> str:
         assert move.slot is not None
         replaced = before.lines[move.seat][move.slot]
         card = move.card if move.kind is MoveKind.DRAFT else move.drawn[0]
-        verb = "kept" if move.kind is MoveKind.DRAFT else "drew"
-        return f"{seat} {verb} the {card} into place {move.slot + 1}; the {replaced} goes face up"
+        verb = "kept the {} for" if move.kind is MoveKind.DRAFT else "drew the {} into"
+        return f"{seat} {verb.format(card)} place {move.slot + 1}; the {replaced} goes face up"
     assert move.card is not None
     ability = abilities()[move.card]
     used = f"{seat} used the {move.card} ({ability.words})"

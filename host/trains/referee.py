@@ -17,7 +17,7 @@ from typing import Any
 from host.trains.describe import move_summary, rearrangement
 from host.trains.game import Game
 from host.trains.moves import IllegalMoveError, Move, MoveKind
-from host.trains.observation import Observation
+from host.trains.observation import Observation, parse_observation, parse_opening
 from host.trains.position import Phase, Position, abilities, apply, keep_choices
 from host.trains.rules import (
     HOLE,
@@ -28,6 +28,7 @@ from host.trains.rules import (
     Ability,
     Lock,
 )
+from host.turns import TurnIndicator
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,26 @@ class Referee:
         if pending is not None:
             return Verdict("waiting", position.to_play, {"pending": pending})
         return Verdict("illegal", position.to_play, {"reason": _diagnose(position, seen, errors)})
+
+    def judge(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Judge one observation in its JSON form (MalformedObservationError if malformed)."""
+        return self.observe(parse_observation(data, self.game.position.seats)).to_json()
+
+    def undo(self) -> None:
+        """Take back the last committed move (IndexError if there is none)."""
+        self.game.pop()
+        moves = self.game.moves
+        self.previous = self.game.replay(moves[:-1]) if moves else None
+
+    def turn(self) -> TurnIndicator:
+        """Whose turn it is, or who won."""
+        position = self.game.position
+        winner = position.winner
+        return TurnIndicator(
+            seats=position.seats,
+            on_turn=None if winner is not None else position.to_play,
+            winners=frozenset() if winner is None else frozenset({winner}),
+        )
 
     def _commit(self, move: Move) -> Verdict:
         before = self.previous = self.game.position
@@ -250,3 +271,8 @@ def _diagnose(position: Position, seen: Observation, errors: list[str]) -> str:
     if seen.locks != now.locks:
         return "a protect card appeared or vanished without a protect ability being used"
     return f"the table changed in a way no turn of seat {seat} explains"
+
+
+def open_referee(opening: dict[str, Any]) -> Referee:
+    """A referee for the table described by a game's first observation."""
+    return Referee(parse_opening(opening))
