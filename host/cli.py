@@ -13,13 +13,16 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from host.context import AppContext
 from host.errors import BadInputError
 from host.games import GAMES, adapter
 from host.journal import Journal, default_path
+from host.web.server import Address, WebView
 
 #: Modules that add their own sub-commands (each has ``register(subcommands)``).
 COMMAND_MODULES: tuple[str, ...] = ()
@@ -27,12 +30,25 @@ COMMAND_MODULES: tuple[str, ...] = ()
 Subcommands = Any  # argparse's sub-parser action has no public type
 
 
+@contextmanager
+def _app(args: argparse.Namespace) -> Iterator[AppContext]:
+    """The terminal, the journal and (with ``--web``) the web view, closed when the job ends."""
+    web = None
+    if getattr(args, "web", None):
+        web = WebView(Address.parse(args.web), share=args.share)
+        print(f"web view: {web.url}" + (f"  (PIN {web.pin})" if web.pin else ""), flush=True)
+    try:
+        with Journal(args.db) as journal:
+            yield AppContext(out=sys.stdout, journal=journal, pace=args.pace, web=web)
+    finally:
+        if web is not None:
+            web.close()
+
+
 def _demo(args: argparse.Namespace) -> int:
     run: Callable[..., int] = adapter(args.game, "demo")  # type: ignore[assignment]
-    with Journal(args.db) as journal:
-        return run(
-            seed=args.seed, players=args.players, out=sys.stdout, journal=journal, pace=args.pace
-        )
+    with _app(args) as app:
+        return run(seed=args.seed, players=args.players, app=app)
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -68,10 +84,10 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _resume(args: argparse.Namespace) -> int:
-    with Journal(args.db) as journal:
-        game = journal.summary(args.id).game
+    with _app(args) as app:
+        game = app.journal.summary(args.id).game
         run: Callable[..., int] = adapter(game, "resume")  # type: ignore[assignment]
-        return run(journal=journal, game_id=args.id, out=sys.stdout, pace=args.pace)
+        return run(game_id=args.id, app=app)
 
 
 def _referee(args: argparse.Namespace) -> int:
@@ -82,6 +98,19 @@ def _referee(args: argparse.Namespace) -> int:
 def _score(args: argparse.Namespace) -> int:
     run: Callable[..., int] = adapter(args.game, "score")  # type: ignore[assignment]
     return run(path=args.file, as_json=args.json, out=sys.stdout)
+
+
+def _web_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--web",
+        nargs="?",
+        const="127.0.0.1:8080",
+        metavar="ADDR",
+        help="serve the web view while it runs (default 127.0.0.1:8080; localhost only)",
+    )
+    parser.add_argument(
+        "--share", action="store_true", help="let other devices watch too (they need the PIN)"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, default=3, help="number of seats (default 3)")
     demo.add_argument("--pace", type=float, default=0.0, help="seconds between turns")
     demo.add_argument("--db", type=Path, help="the journal file (default: per-user data folder)")
+    _web_options(demo)
     demo.set_defaults(run=_demo)
 
     games_command = commands.add_parser("games", help="list the journaled games")
@@ -115,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("id", type=int, help="the game's number (see conductor games)")
     resume.add_argument("--pace", type=float, default=0.0, help="seconds between turns")
     resume.add_argument("--db", type=Path, help="the journal file")
+    _web_options(resume)
     resume.set_defaults(run=_resume)
 
     referee = commands.add_parser("referee", help="judge a recorded game, one verdict per line")

@@ -8,13 +8,14 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from host.context import AppContext
 from host.errors import BadInputError
-from host.journal import Journal
 from host.session import COMMITTING, Session
 from host.trains.bots import GreedyBot
 from host.trains.observation import Observation, parse_observation, parse_opening
 from host.trains.position import Phase, Position, apply
 from host.trains.referee import Referee, open_referee
+from host.web.snapshot import GameLog, snapshot
 
 MAX_DEMO_MOVES = 2000
 """A demo that has not ended by then stops (greedy bots finish far sooner)."""
@@ -77,55 +78,77 @@ class _Simulation:
         return Observation.of(self.table).to_json()
 
 
-def demo(seed: int, players: int, out: TextIO, journal: Journal, pace: float = 0.0) -> int:
-    """A seeded game between greedy bots, each turn judged by the referee from the table alone
-    and journaled; ``pace`` seconds pass between turns."""
+def demo(seed: int, players: int, app: AppContext) -> int:
+    """A seeded game between greedy bots, each turn judged by the referee from the table alone,
+    journaled, told on the terminal and shown on the web view."""
     simulation = _Simulation(seed, players)
     settings = {"mode": "demo", "seed": seed, "players": players}
-    session = Session.start("trains", simulation.opening(), open_referee, journal, settings)
-    print(
+    session = Session.start("trains", simulation.opening(), open_referee, app.journal, settings)
+    app.say(
         f"The Game of Trains: {players} seats, seed {seed}; seat {simulation.table.first} starts"
-        f" (journaled as game {session.game_id})",
-        file=out,
+        f" (journaled as game {session.game_id})"
     )
-    _show_lines(simulation.table, out)
-    return _play_out(simulation, session, out, pace)
+    _show_lines(simulation.table, app)
+    return _play_out(simulation, session, app, GameLog())
 
 
-def resume(journal: Journal, game_id: int, out: TextIO, pace: float = 0.0) -> int:
+def resume(game_id: int, app: AppContext) -> int:
     """Continue a journaled demo game from its last committed turn."""
-    settings = journal.summary(game_id).settings
+    settings = app.journal.summary(game_id).settings
     if settings.get("mode") != "demo":
         raise BadInputError(f"game {game_id} was not a demo game")
-    session = Session.resume(journal, game_id, open_referee)
+    session = Session.resume(app.journal, game_id, open_referee)
     simulation = _Simulation(int(settings["seed"]), int(settings["players"]))
     committed = session.referee.game.position
     for _ in session.referee.game.moves:
         simulation.step()
     if Observation.of(simulation.table) != Observation.of(committed):
         raise BadInputError(f"game {game_id}'s journal does not match its seeded demo")
-    print(f"Resuming game {game_id} after {len(session.referee.game.moves)} moves", file=out)
-    _show_lines(committed, out)
-    return _play_out(simulation, session, out, pace)
+    app.say(f"Resuming game {game_id} after {len(session.referee.game.moves)} moves")
+    _show_lines(committed, app)
+    log = GameLog()
+    log.add("info", f"resumed after {len(session.referee.game.moves)} moves")
+    return _play_out(simulation, session, app, log)
 
 
-def _play_out(simulation: _Simulation, session: Session[Referee], out: TextIO, pace: float) -> int:
+def _play_out(
+    simulation: _Simulation, session: Session[Referee], app: AppContext, log: GameLog
+) -> int:
     referee = session.referee
+    _publish(referee, app, log, None)
     while referee.game.position.phase is not Phase.OVER:
         turn = len(referee.game.moves) + 1
         if turn > MAX_DEMO_MOVES:
-            print(f"No winner after {MAX_DEMO_MOVES} moves.", file=out)
+            app.say(f"No winner after {MAX_DEMO_MOVES} moves.")
             return 0
         verdict = session.feed(simulation.step())
-        print(f"{turn:3}. {_say(verdict)}", file=out, flush=True)
+        text = _say(verdict)
+        app.say(f"{turn:3}. {text}")
+        log.add(verdict["verdict"], text)
         if verdict["verdict"] not in COMMITTING:
-            print("the referee disagrees with the table: stopping", file=out)
+            app.say("the referee disagrees with the table: stopping")
             return 1
-        time.sleep(pace)
-    _show_lines(referee.game.position, out)
+        _publish(referee, app, log, ("info", text))
+        time.sleep(app.pace)
+    _show_lines(referee.game.position, app)
     winner = referee.game.position.winner
-    print(f"Seat {winner} wins after {len(referee.game.moves)} moves.", file=out)
+    app.say(f"Seat {winner} wins after {len(referee.game.moves)} moves.")
     return 0
+
+
+def _publish(
+    referee: Referee, app: AppContext, log: GameLog, message: tuple[str, str] | None
+) -> None:
+    app.show(
+        snapshot(
+            game="trains",
+            title="The Game of Trains",
+            turn=referee.turn(),
+            table=referee.table(),
+            log=log,
+            message=message,
+        )
+    )
 
 
 def _say(verdict: dict[str, Any]) -> str:
@@ -135,7 +158,7 @@ def _say(verdict: dict[str, Any]) -> str:
     return f"{verdict['verdict']}: {verdict.get('reason', '')}"
 
 
-def _show_lines(position: Position, out: TextIO) -> None:
+def _show_lines(position: Position, app: AppContext) -> None:
     for seat, line in enumerate(position.lines):
         cards = " ".join(f"{card:2}" for card in line)
-        print(f"     seat {seat}: {cards}", file=out)
+        app.say(f"     seat {seat}: {cards}")

@@ -96,6 +96,35 @@ class Referee:
             winners=frozenset() if winner is None else frozenset({winner}),
         )
 
+    def table(self) -> dict[str, Any]:
+        """The committed table for the web view: each seat's railcars with their abilities and
+        protect cards, the face-up area and the draw pile's size."""
+        position = self.game.position
+
+        def card(number: int, locked: bool = False) -> dict[str, Any]:
+            ability = abilities().get(number)
+            return {
+                "number": number,
+                "ability": ability.value if ability else None,
+                "locked": locked,
+            }
+
+        return {
+            "kind": "trains",
+            "seats": [
+                {
+                    "seat": seat,
+                    "cards": [
+                        card(number, place in position.locks[seat])
+                        for place, number in enumerate(line)
+                    ],
+                }
+                for seat, line in enumerate(position.lines)
+            ],
+            "faceup": [card(number) for number in position.faceup],
+            "draw_pile": position.draw_count,
+        }
+
     def _commit(self, move: Move) -> Verdict:
         before = self.previous = self.game.position
         after = self.game.push(move)

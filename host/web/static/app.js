@@ -1,0 +1,128 @@
+// Conductor's web view: draws the game snapshot the app publishes, live over server-sent events.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let pin = sessionStorage.getItem("conductor-pin") || "";
+let cameraOn = false;
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function card(c) {
+  const node = el("div", "card" + (c.locked ? " locked" : ""));
+  node.dataset.number = c.number;
+  node.append(el("div", "number", String(c.number)));
+  if (c.ability) node.append(el("div", "ability", c.ability.replaceAll("-", " ")));
+  return node;
+}
+
+function drawTrains(table, turn) {
+  const root = el("div");
+  const winners = new Set(turn.winners || []);
+  for (const seat of table.seats) {
+    const box = el("div", "seat");
+    box.dataset.seat = seat.seat;
+    if (turn.on_turn === seat.seat) box.classList.add("on-turn");
+    if (winners.has(seat.seat)) box.classList.add("winner");
+    const name = el("div", "seat-name");
+    name.append(el("span", "", "Seat " + seat.seat));
+    name.append(el("span", "", winners.has(seat.seat) ? "winner" : turn.on_turn === seat.seat ? "to play" : ""));
+    box.append(name);
+    const cards = el("div", "cards");
+    seat.cards.forEach((c) => cards.append(card(c)));
+    box.append(cards);
+    root.append(box);
+  }
+  const faceup = el("div", "faceup");
+  faceup.append(el("div", "seat-name", "Face up beside the draw pile · draw pile: " + table.draw_pile + " cards"));
+  const cards = el("div", "cards");
+  table.faceup.forEach((c) => cards.append(card(c)));
+  faceup.append(cards);
+  root.append(faceup);
+  return root;
+}
+
+function render(state) {
+  if (!state || !state.game) return;
+  document.title = "Conductor — " + state.title;
+  $("title").textContent = state.title;
+  const turn = state.turn || {};
+  const status = $("status");
+  const over = (turn.winners || []).length > 0;
+  status.textContent = over ? "won by seat " + turn.winners.join(" and ") :
+    turn.on_turn === null || turn.on_turn === undefined ? state.status || "" : "seat " + turn.on_turn + " to play";
+  status.classList.toggle("over", over);
+  const message = $("message");
+  if (state.message && state.message.text) {
+    message.hidden = false;
+    message.className = "message " + (state.message.level || "info");
+    message.textContent = state.message.text;
+  } else {
+    message.hidden = true;
+  }
+  const table = $("table");
+  table.replaceChildren(state.table && state.table.kind === "trains" ? drawTrains(state.table, turn)
+    : el("pre", "raw", JSON.stringify(state.table, null, 2)));
+  const log = $("log");
+  log.replaceChildren(...(state.log || []).slice().reverse().map((entry) => {
+    const item = el("li", entry.verdict || "", entry.text);
+    item.value = entry.seq;
+    return item;
+  }));
+  const scores = state.scores || [];
+  $("scores-panel").hidden = scores.length === 0;
+  $("scores").replaceChildren(...scores.map((row) => {
+    const tr = el("tr");
+    tr.append(el("th", "", "Seat " + row.seat), el("td", "", String(row.score)));
+    return tr;
+  }));
+  cameraOn = Boolean(state.camera);
+  if (cameraOn) refreshCamera();
+}
+
+function withPin(url) {
+  return pin ? url + (url.includes("?") ? "&" : "?") + "pin=" + encodeURIComponent(pin) : url;
+}
+
+function refreshCamera() {
+  const img = $("camera");
+  const probe = new Image();
+  probe.onload = () => { img.src = probe.src; img.hidden = false; $("no-camera").hidden = true; };
+  probe.src = withPin("/frame.jpg?t=" + Date.now());
+}
+
+async function send(control) {
+  const response = await fetch(withPin("/" + control), { method: "POST" });
+  if (response.status === 401) askPin();
+}
+
+function askPin() {
+  const dialog = $("pin-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+function connect() {
+  const events = new EventSource(withPin("/events"));
+  events.onmessage = (event) => render(JSON.parse(event.data));
+  events.onerror = async () => {
+    events.close();
+    $("status").textContent = "reconnecting…";
+    const probe = await fetch(withPin("/state")).catch(() => null);
+    if (probe && probe.status === 401) { askPin(); return; }
+    setTimeout(connect, 1500);
+  };
+}
+
+$("pin-form").addEventListener("submit", () => {
+  pin = $("pin").value.trim();
+  sessionStorage.setItem("conductor-pin", pin);
+  connect();
+});
+$("undo").addEventListener("click", () => send("undo"));
+$("accept").addEventListener("click", () => send("accept"));
+setInterval(() => { if (cameraOn) refreshCamera(); }, 1000);
+connect();
