@@ -118,3 +118,26 @@ def test_a_demo_killed_mid_game_resumes_to_the_same_end(tmp_path: Path) -> None:
     ).stdout.splitlines()
     assert resumed[0].startswith("Resuming game 1 after")
     assert resumed[-4:] == whole[-4:]  # the same final lines and winner
+
+
+def test_an_accepted_table_is_journaled_resumed_and_exported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "games.sqlite"
+    journal = Journal(db)
+    session = Session.start("trains", OPENING, open_referee, journal, {"mode": "table"})
+    lines = OPENING["lines"]
+    assert isinstance(lines, list)
+    odd = {"lines": [[60, 70, *lines[0][2:]], lines[1]], "faceup": [], "locks": []}
+    assert session.feed(odd)["verdict"] == "illegal"
+    assert session.feed({**odd, "accepted": True})["verdict"] == "move"
+    journal.close()
+    with Journal(db) as again:
+        resumed = Session.resume(again, session.game_id, open_referee)
+        assert resumed.referee.game.position == session.referee.game.position
+    exported = tmp_path / "game.jsonl"
+    assert main(["export", str(session.game_id), "--db", str(db), "-o", str(exported)]) == 0
+    assert main(["referee", "trains", str(exported)]) == 0
+    verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [v["verdict"] for v in verdicts] == ["waiting", "move"]
+    assert verdicts[1]["move"]["kind"] == "accepted"

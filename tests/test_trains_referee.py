@@ -150,3 +150,20 @@ def test_a_face_up_card_put_into_a_line_is_illegal() -> None:
     verdict = referee.observe(seen([[SWAP[0], *LINE_A[1:]], LINE_B], [70]))
     assert verdict.verdict == "illegal"
     assert "used for its ability, never put into a line" in verdict.to_json()["reason"]
+
+
+def test_the_players_can_overrule_the_referee_and_undo_that() -> None:
+    referee = in_play([SWAP[0]])
+    before = referee.game.position.copy()
+    wrong = {"lines": [[70, 60, 30, 40, 50, 20, 10], LINE_B], "faceup": [], "locks": []}
+    assert referee.judge(wrong)["verdict"] == "illegal"
+    verdict = referee.judge({**wrong, "accepted": True})
+    assert verdict["verdict"] == "move" and verdict["next_seat"] == 1
+    assert verdict["move"]["kind"] == "accepted"
+    assert referee.game.position.lines[0] == [70, 60, 30, 40, 50, 20, 10]
+    assert SWAP[0] in referee.game.position.discard  # the face-up card left the table
+    drawn = {"lines": [[70, 60, 30, 40, 50, 20, 10], [2, *LINE_B[1:]]], "faceup": [71], "locks": []}
+    assert referee.judge(drawn)["verdict"] == "move"
+    referee.undo()
+    referee.undo()
+    assert referee.game.position == before

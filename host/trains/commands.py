@@ -21,8 +21,9 @@ MAX_DEMO_MOVES = 2000
 """A demo that has not ended by then stops (greedy bots finish far sooner)."""
 
 
-def read_observations(path: Path) -> tuple[Position, list[Observation]]:
-    """Read a whole observation file, or fail on its first bad line with a one-line reason."""
+def read_observations(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Read a whole observation file, checking every line first, so that a bad line fails the
+    file with a one-line reason before any verdict is printed."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
@@ -41,21 +42,21 @@ def read_observations(path: Path) -> tuple[Position, list[Observation]]:
         raise BadInputError(f"{path} holds no observation")
     number, opening = rows[0]
     try:
-        start = parse_opening(opening)
-        observations = [Observation.of(start)]
+        seats = parse_opening(opening).seats
         for number, row in rows[1:]:  # noqa: B007 - the number names the failing line below
-            observations.append(parse_observation(row, start.seats))
+            parse_observation(row, seats)
     except BadInputError as error:
         raise BadInputError(f"{path}:{number}: {error}") from None
-    return start, observations
+    return opening, [row for _, row in rows[1:]]
 
 
 def referee(path: Path, out: TextIO) -> int:
     """Judge a recorded game: one JSON verdict per observation."""
-    start, observations = read_observations(path)
-    judge = Referee(start)
+    opening, observations = read_observations(path)
+    judge = open_referee(opening)
+    print(json.dumps(judge.observe(Observation.of(judge.game.position)).to_json()), file=out)
     for observation in observations:
-        print(json.dumps(judge.observe(observation).to_json()), file=out, flush=True)
+        print(json.dumps(judge.judge(observation)), file=out, flush=True)
     return 0
 
 

@@ -27,6 +27,7 @@ from host.trains.rules import (
     SWAP_DISTANCE,
     Ability,
     Lock,
+    is_ascending,
 )
 from host.turns import TurnIndicator
 
@@ -54,6 +55,8 @@ class Referee:
         self.game = Game(start)
         self.previous: Position | None = None
         """The position before the last committed move: a table showing it offers a takeback."""
+        self._superseded: list[Game] = []
+        """Games replaced by a table the players accepted, for undo."""
 
     def observe(self, seen: Observation) -> Verdict:
         """Judge the table as now seen, committing the move it shows if it shows one."""
@@ -77,12 +80,64 @@ class Referee:
         return Verdict("illegal", position.to_play, {"reason": _diagnose(position, seen, errors)})
 
     def judge(self, data: dict[str, Any]) -> dict[str, Any]:
-        """Judge one observation in its JSON form (MalformedObservationError if malformed)."""
-        return self.observe(parse_observation(data, self.game.position.seats)).to_json()
+        """Judge one observation in its JSON form (MalformedObservationError if malformed).
+        An observation marked ``"accepted": true`` is the players overruling the referee."""
+        seen = parse_observation(data, self.game.position.seats)
+        if data.get("accepted") is True:
+            return self.accept(seen).to_json()
+        return self.observe(seen).to_json()
+
+    def accept(self, seen: Observation) -> Verdict:
+        """The players overrule the referee: the table as seen stands as the turn of the seat
+        to play. Cards that left the table go to the discard pile; new ones came from the draw
+        pile (or back from the discard pile)."""
+        before = self.game.position
+        if before.phase is Phase.OVER:
+            return Verdict("waiting", before.to_play, {"reason": "the game is over"})
+        seat = before.to_play
+        table = before.copy()
+        visible_before = before.on_table()
+        table.lines = [list(line) for line in seen.lines]
+        table.faceup = sorted(seen.faceup)
+        table.locks = [
+            {lock.place: before.locks[s].get(lock.place, 0) for s_, lock in seen.locks if s_ == s}
+            for s in range(before.seats)
+        ]
+        visible_after = table.on_table()
+        table.discard += sorted(visible_before - visible_after)
+        for card in sorted(visible_after - visible_before):
+            if card in table.discard:
+                table.discard.remove(card)
+            else:
+                table.draw_count = max(0, table.draw_count - 1)
+        if table.phase is Phase.DRAFT:
+            table.drafted += 1
+            done = table.drafted == table.seats
+            table.phase = Phase.PLAY if done else Phase.DRAFT
+            table.to_play = table.first if done else (table.first + table.drafted) % table.seats
+        else:
+            table.to_play = (seat + 1) % table.seats
+        winners = [s for s, line in enumerate(table.lines) if is_ascending(line)]
+        if winners:
+            table.phase, table.to_play = Phase.OVER, winners[0]
+        self._superseded.append(self.game)
+        self.previous, self.game = before, Game(table)
+        summary = {
+            "kind": "accepted",
+            "text": f"the players accepted the table as seat {seat}'s turn",
+        }
+        if winners:
+            return Verdict("win", winners[0], {"move": summary, "by": seat})
+        return Verdict("move", seat, {"move": summary, "next_seat": table.to_play})
 
     def undo(self) -> None:
-        """Take back the last committed move (IndexError if there is none)."""
-        self.game.pop()
+        """Take back the last committed move or accepted table (IndexError if there is none)."""
+        if self.game.moves:
+            self.game.pop()
+        elif self._superseded:
+            self.game = self._superseded.pop()
+        else:
+            raise IndexError("no move to take back")
         moves = self.game.moves
         self.previous = self.game.replay(moves[:-1]) if moves else None
 
