@@ -29,6 +29,7 @@ from host.trains.rules import (
     Ability,
     Lock,
     ability_map,
+    ability_slots,
     draft_size,
     is_ascending,
 )
@@ -504,18 +505,12 @@ def decisions(position: Position) -> Iterator[Move]:
         yield Move(seat, MoveKind.DRAW, slot)
     for card in p.faceup:
         ability = abilities()[card]
-        if ability is Ability.PROTECT:
-            slots = [lock.place for lock in Lock if lock.place not in p.locks[seat]]
-        elif ability in SWAP_DISTANCE:
-            slots = list(range(LINE_LENGTH - SWAP_DISTANCE[ability]))
-        elif ability in MOVE_DISTANCE:
-            distance = MOVE_DISTANCE[ability]
-            slots = [s for s in range(LINE_LENGTH) if 0 <= s + distance < LINE_LENGTH]
-        else:
+        if ability in REMOVED_PLACE:
             yield Move(seat, MoveKind.ABILITY, None, card)
             continue
-        for slot in slots:
-            yield Move(seat, MoveKind.ABILITY, slot, card)
+        for slot in ability_slots(ability):
+            if ability is not Ability.PROTECT or slot not in p.locks[seat]:
+                yield Move(seat, MoveKind.ABILITY, slot, card)
 
 
 def keep_choices(position: Position, decision: Move) -> list[tuple[int, ...]]:

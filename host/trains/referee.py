@@ -22,11 +22,8 @@ from host.trains.position import Phase, Position, abilities, apply, keep_choices
 from host.trains.rules import (
     HOLE,
     LINE_LENGTH,
-    MOVE_DISTANCE,
     REMOVED_PLACE,
-    SWAP_DISTANCE,
-    Ability,
-    Lock,
+    ability_slots,
     is_ascending,
 )
 from host.turns import TurnIndicator
@@ -206,17 +203,10 @@ def _candidates(position: Position, seen: Observation) -> Iterator[Move]:
         if card in seen.faceup:
             continue
         ability = abilities()[card]
-        if ability is Ability.PROTECT:
-            slots: list[int | None] = [lock.place for lock in Lock]
-        elif ability in SWAP_DISTANCE:
-            slots = list(range(LINE_LENGTH - SWAP_DISTANCE[ability]))
-        elif ability in MOVE_DISTANCE:
-            shift = MOVE_DISTANCE[ability]
-            slots = [s for s in range(LINE_LENGTH) if 0 <= s + shift < LINE_LENGTH]
-        else:
+        if ability in REMOVED_PLACE:
             yield from _removals(position, seen, card, REMOVED_PLACE[ability])
             continue
-        for slot in slots:
+        for slot in ability_slots(ability):
             yield Move(seat, MoveKind.ABILITY, slot, card)
 
 

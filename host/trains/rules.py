@@ -75,6 +75,19 @@ MOVE_DISTANCE: dict[Ability, int] = {Ability.MOVE_TWO_RIGHT: 2, Ability.MOVE_TWO
 """How far a moved railcar travels (it must travel exactly this far; the cards it passes shift)."""
 
 
+def ability_slots(ability: Ability) -> list[int]:
+    """The places an ability can be aimed at: where a swap's left card or a moved card starts,
+    or where a protect card can go. Remove abilities take no place (an empty list)."""
+    if ability is Ability.PROTECT:
+        return [lock.place for lock in Lock]
+    if ability in SWAP_DISTANCE:
+        return list(range(LINE_LENGTH - SWAP_DISTANCE[ability]))
+    if ability in MOVE_DISTANCE:
+        shift = MOVE_DISTANCE[ability]
+        return [place for place in range(LINE_LENGTH) if 0 <= place + shift < LINE_LENGTH]
+    return []
+
+
 def draft_size(order: int) -> int:
     """Cards drawn at set-up by the ``order``-th seat of the draft (0 = the first player)."""
     return order + 1
