@@ -30,6 +30,7 @@ GAMES: dict[str, GameEntry] = {
     entry.name: entry
     for entry in (
         GameEntry("trains", "The Game of Trains", "host.trains.commands"),
+        GameEntry("rollecate", "Rollecate", "host.rollecate.commands"),
     )
 }
 
