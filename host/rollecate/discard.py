@@ -99,7 +99,7 @@ def advise(pile: Sequence[str], cards: Sequence[str], value: Value) -> DiscardAd
 
 
 def _tail(pile: Pile, depth: int) -> Pile:
-    return pile[len(pile) - depth :] if depth else ()
+    return pile[max(0, len(pile) - depth) :] if depth else ()
 
 
 def reachable(pile: Sequence[str], cards: Sequence[str], value: Value) -> dict[Pile, set[Pile]]:

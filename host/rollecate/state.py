@@ -230,20 +230,20 @@ class GameState:
             return f"roll {self.dice_to_roll()} dice"
         return "put " + ", ".join(self.owed) + " on the discard pile"
 
-    def _take_from_hand(self, cards: tuple[str, ...]) -> None:
+    def _check_holds(self, cards: tuple[str, ...]) -> None:
         hand = Counter(self.hands[self.seat])
         for name, count in Counter(cards).items():
-            self.book.card(name)  # an unknown name is refused with its own reason
             if hand[name] < count:
                 raise IllegalMoveError(f"seat {self.seat} does not hold {count} x {name}")
+
+    def _take_from_hand(self, cards: tuple[str, ...]) -> None:
+        hand = Counter(self.hands[self.seat])
         hand.subtract(cards)
         self.hands[self.seat] = sorted(hand.elements())
 
     def _build(self, cards: tuple[str, ...]) -> Effect:
-        try:
-            problem = build_problem(self.book[self.railway[-1]], [self.book[c] for c in cards])
-        except BadInputError as error:
-            raise IllegalMoveError(str(error)) from None
+        self._check_holds(cards)
+        problem = build_problem(self.book[self.railway[-1]], [self.book[c] for c in cards])
         if problem is not None:
             raise IllegalMoveError(problem)
         self._take_from_hand(cards)
@@ -256,6 +256,7 @@ class GameState:
     def _discard_chaos(self, cards: tuple[str, ...]) -> Effect:
         if not cards:
             raise IllegalMoveError("discard at least one chaos card")
+        self._check_holds(cards)
         for name in cards:
             if self.book.card(name).kind is not Kind.CHAOS:
                 raise IllegalMoveError(f"the {name} is not a chaos card")
