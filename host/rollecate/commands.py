@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from host.rollecate.cards import default_book
+from host.rollecate.referee import judge_file
 from host.rollecate.rules import TIE_BREAK_VALUES
 from host.rollecate.scoring import Scoring, score_table
 from host.rollecate.table import parse_table, read_json
@@ -41,3 +42,10 @@ def describe_scoring(scoring: Scoring) -> str:
         verb = "share the win" if len(scoring.winners) > 1 else "wins"
         lines.append(f"{winners} {verb} (decided by {scoring.decided_by})")
     return "\n".join(lines)
+
+
+def referee(path: Path, out: TextIO) -> int:
+    """Judge a recorded game (observations and dice events), one JSON verdict per line."""
+    for verdict in judge_file(path):
+        print(json.dumps(verdict.to_json()), file=out)
+    return 0
