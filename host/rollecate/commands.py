@@ -6,9 +6,11 @@ import json
 from pathlib import Path
 from typing import TextIO
 
+from host.errors import BadInputError
 from host.rollecate.cards import default_book
+from host.rollecate.demo import play_demo
 from host.rollecate.referee import judge_file
-from host.rollecate.rules import TIE_BREAK_VALUES
+from host.rollecate.rules import MAX_PLAYERS, MIN_PLAYERS, TIE_BREAK_VALUES
 from host.rollecate.scoring import Scoring, score_table
 from host.rollecate.table import parse_table, read_json
 
@@ -48,4 +50,13 @@ def referee(path: Path, out: TextIO) -> int:
     """Judge a recorded game (observations and dice events), one JSON verdict per line."""
     for verdict in judge_file(path):
         print(json.dumps(verdict.to_json()), file=out)
+    return 0
+
+
+def demo(seed: int, players: int, out: TextIO) -> int:
+    """Play and print a seeded game between simple bots."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise BadInputError(f"Rollecate is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    for line in play_demo(seed, players):
+        print(line, file=out)
     return 0

@@ -48,7 +48,7 @@ from host.rollecate.rules import (
     ride,
 )
 from host.rollecate.scoring import score_table
-from host.rollecate.words import card_words, cards_words, ordinal, plural
+from host.rollecate.words import card_words, cards_words, dice_words, ordinal, plural
 from host.turns import TurnIndicator
 
 
@@ -477,7 +477,9 @@ class Referee:
             self.seat,
             move=move,
             dice=self.dice_wanted,
-            instructions=(f"roll {self.dice_wanted} dice ({self.dice_left} still to roll)",),
+            instructions=(
+                f"roll {dice_words(self.dice_wanted)} ({self.dice_left} still to roll)",
+            ),
         )
 
     def _waiting(

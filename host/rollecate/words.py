@@ -35,6 +35,11 @@ def cards_words(names: Sequence[str], book: CardBook) -> str:
     return listing([card_words(name, book) for name in names])
 
 
+def dice_words(count: int) -> str:
+    """``1 die``, ``4 dice``."""
+    return "1 die" if count == 1 else f"{count} dice"
+
+
 def plural(count: int, thing: str) -> str:
     """``1 penalty card``, ``3 penalty cards``."""
     return f"{count} {thing}" if count == 1 else f"{count} {thing}s"
