@@ -357,9 +357,10 @@ class Referee:
         # A pile seen whole is taken as it is; one seen in part is taken as finished if it
         # can be, with the most points combined away (the advice) among the candidates.
         fitting = [
-            (len(shown) != len(pile_view), () not in lefts, self._total(shown), shown)
+            (len(shown) != len(pile_view), left != (), self._total(shown), shown)
             for shown, lefts in found.items()
             if _fits(pile_view, shown, self.book)
+            for left in lefts
         ]
         if not fitting:
             return self._illegal(
@@ -368,10 +369,10 @@ class Referee:
                 "cards of equal value",
                 self._settle_instructions(settlement),
             )
-        _, unfinished, _, shown = min(fitting)
+        partial, unfinished, _, shown = min(fitting)
         self.maybe_finished = None
         if not unfinished and (railway, train) == (settlement.railway, settlement.train):
-            if found[shown] == {()}:
+            if all(not option[1] for option in fitting if option[0] == partial):
                 return self._finish(settlement, shown)
             # The same pile shows half-way too (owed cards that pair up among themselves leave
             # no trace): only the player can say the turn is complete.
