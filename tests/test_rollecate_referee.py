@@ -84,23 +84,30 @@ def test_chaos_cards_the_end_and_the_final_count(tmp_path: Path) -> None:
             finished,
             {**finished, "discard": [["track-2"], ["chaos-3"]]},
             {**finished, "discard": [["track-2", "track-1"], ["chaos-3"]]},
-            {"hands": [["track-1"], []]},
+            {"hands": [["track-1"], ["track-2", "track-2"]]},
+            {"hands": [["track-1", "track-3"], ["track-2", "track-2"]]},
             {"dice": ["wheel"]},
         ],
     )
     assert verdicts[4]["verdict"] == "illegal"  # seat 0's pile changed in seat 1's turn
     assert verdicts[5]["move"] == {"action": "discard-chaos", "cards": ["chaos-3"]}
     assert verdicts[5]["next"] is None  # the draw pile is empty: the game is over
-    win = verdicts[6]
+    # Seat 0 was dealt 2, drew 1 and built 1: a hand of one card is missing a card.
+    assert verdicts[6]["reason"] == "seat 0 should hold 2 cards, not 1"
+    win = verdicts[7]
     assert win["verdict"] == "win" and win["scores"]["winners"] == [1]
-    assert [seat["total"] for seat in win["scores"]["seats"]] == [4, 3]
-    assert verdicts[7]["verdict"] == "illegal"
+    assert [seat["total"] for seat in win["scores"]["seats"]] == [7, 7]
+    assert win["scores"]["decided_by"] == "cards"
+    assert verdicts[8]["verdict"] == "illegal"
 
 
 def test_a_pass_the_table_cannot_show_is_declared(tmp_path: Path) -> None:
     opening = {"seats": 2, "first": 1, "railway": ["track-3"], "train": 0}
-    verdicts = _judge(tmp_path, [opening, {"dice": ["blank"]}, {"pass": True}])
+    too_many = {"railway": ["track-3", *["track-4"] * 4], "train": 0}
+    verdicts = _judge(tmp_path, [opening, {"dice": ["blank"]}, too_many, {"pass": True}])
     assert verdicts[1]["verdict"] == "illegal" and verdicts[1]["reason"] == "no dice are due now"
+    # Dealt 2, drew 1: nobody builds 4 cards in the first turn.
+    assert verdicts.pop(2)["reason"] == "seat 1 holds only 3 cards"
     assert verdicts[2]["verdict"] == "move" and verdicts[2]["next"] == 0
     assert "cannot be taken" in verdicts[2]["instructions"][0]
 

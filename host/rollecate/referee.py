@@ -153,7 +153,9 @@ class Referee:
     build: tuple[str, ...] = ()
     settlement: _Settlement | None = None
     unseen_chaos: list[str] = field(default_factory=list)
+    held: list[int] = field(default_factory=list)
     maybe_finished: Pile | None = None
+    winners: tuple[int, ...] = ()
 
     @classmethod
     def from_setup(cls, data: Mapping[str, Any], view: TableView, book: CardBook) -> Referee:
@@ -178,7 +180,9 @@ class Referee:
         chaos = [name for name in book.full_deck() if book.card(name).kind is Kind.CHAOS]
         referee = cls(seats, view.railway, view.train, piles, first, draw, book)
         referee.unseen_chaos = [name for name in chaos if all(name not in p for p in piles)]
-        referee.draw_left -= 1  # the first player draws
+        referee.held = [STARTING_HAND] * seats
+        referee.held[first] += 1  # the first player draws
+        referee.draw_left -= 1
         return referee
 
     # -- what the app and the board read --------------------------------------------------
@@ -191,7 +195,7 @@ class Referee:
     def turn_indicator(self) -> TurnIndicator:
         """Whose turn it is, for the seat LEDs."""
         on_turn = self.seat if self.stage not in (Stage.END, Stage.DONE) else None
-        return TurnIndicator(self.seats, on_turn)
+        return TurnIndicator(self.seats, on_turn, winners=frozenset(self.winners))
 
     def opening(self) -> Verdict:
         """The verdict on the set-up line: who starts."""
@@ -293,9 +297,12 @@ class Referee:
         problem = build_problem(self.book[self.railway[-1]], cards)
         if problem is None:
             problem = self._impossible_cards([*self.railway, *added])
+        if problem is None and len(added) > self.held[self.seat]:
+            problem = f"seat {self.seat} holds only {plural(self.held[self.seat], 'card')}"
         if problem is not None:
             return self._illegal(problem, ("take the cards back into your hand",))
         self.railway = (*self.railway, *added)
+        self.held[self.seat] -= len(added)
         self.build = added
         self.dice_left, self.wheels = dice_for(cards), 0
         self.stage = Stage.ROLL
@@ -308,7 +315,7 @@ class Referee:
             if not _fits(pile_view, shown, self.book):
                 continue
             for left in lefts:
-                if len(left) < len(self.unseen_chaos):
+                if 0 < len(self.unseen_chaos) - len(left) <= self.held[self.seat]:
                     exact = len(shown) == len(pile_view)
                     options.append((not exact, self._total(shown), -len(left), shown, left))
         if not options:
@@ -319,6 +326,7 @@ class Referee:
         *_, shown, left = min(options)
         discarded = list((Counter(self.unseen_chaos) - Counter(left)).elements())
         self.unseen_chaos = sorted(left)
+        self.held[self.seat] -= len(discarded)
         self.piles[self.seat] = shown
         return self._end_turn({"action": "discard-chaos", "cards": discarded}, ())
 
@@ -443,6 +451,7 @@ class Referee:
             return Verdict("move", seat, None, move=move, instructions=said)
         self.seat = (self.seat + 1) % self.seats
         self.draw_left -= 1
+        self.held[self.seat] += 1
         said = (*said, *self._action_prompt())
         return Verdict("move", seat, self.seat, move=move, instructions=said)
 
@@ -452,6 +461,10 @@ class Referee:
         problem = self._impossible_cards(
             [*self.railway, *(card for group in (*self.piles, *view.hands) for card in group)]
         )
+        for seat, hand in enumerate(view.hands):
+            if len(hand) != self.held[seat] and not problem:
+                should = plural(self.held[seat], "card")
+                problem = f"seat {seat} should hold {should}, not {len(hand)}"
         if problem:
             return self._illegal(problem)
         scoring = score_table(
@@ -460,7 +473,7 @@ class Referee:
                 for pile, hand in zip(self.piles, view.hands, strict=True)
             ]
         )
-        self.stage = Stage.DONE
+        self.stage, self.winners = Stage.DONE, scoring.winners
         winners = " and ".join(f"seat {seat}" for seat in scoring.winners)
         return Verdict(
             "win", None, None, scores=scoring.to_json(), instructions=(f"{winners} won",)
