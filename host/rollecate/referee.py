@@ -113,11 +113,17 @@ class _Settlement:
     """How the table must end up after a ride or a pass."""
 
     move: Mapping[str, Any]
+    """The action, as the verdicts report it."""
     before: tuple[str, ...]
+    """The railway before the ride (with the build)."""
     ride: Ride
+    """Where the train goes and what it costs."""
     penalty: tuple[str, ...]
+    """The penalty cards to take, from the start of the railway."""
     pile: Pile
+    """The player's discard pile before the owed cards go on it."""
     advice: DiscardAdvice
+    """The best way to put the penalty cards down."""
 
     @property
     def railway(self) -> tuple[str, ...]:
@@ -138,24 +144,44 @@ class _Settlement:
 
 @dataclass
 class Referee:
-    """Judges a real game of Rollecate from what the table shows."""
+    """Judges a real game of Rollecate from what the table shows.
+
+    Make one with ``from_setup`` and change it only through ``feed`` (or ``observe``, ``dice``,
+    ``declare_pass``, ``declare_done``); the fields are public to read.
+    """
 
     seats: int
+    """How many players."""
     railway: tuple[str, ...]
+    """The railway as last confirmed, from its start."""
     train: int
+    """The train's position as last confirmed."""
     piles: list[Pile]
+    """Each seat's whole discard pile as the referee knows it, bottom first."""
     seat: int
+    """The seat on turn."""
     draw_left: int
+    """Cards left in the draw pile."""
     book: CardBook = field(default_factory=default_book, repr=False)
+    """The deck's cards."""
     stage: Stage = Stage.ACTION
+    """What the referee waits for."""
     dice_left: int = 0
+    """Dice still to roll for the current build."""
     wheels: int = 0
+    """Wheels rolled so far for the current build."""
     build: tuple[str, ...] = ()
+    """The cards of the current build."""
     settlement: _Settlement | None = None
+    """How the table must end up after the current ride or pass."""
     unseen_chaos: list[str] = field(default_factory=list)
+    """Chaos cards not yet seen on a discard pile (they may be in a hand)."""
     held: list[int] = field(default_factory=list)
+    """How many cards each seat holds."""
     maybe_finished: Pile | None = None
+    """A pile that may be finished or half-way: the player's ``done`` decides."""
     winners: tuple[int, ...] = ()
+    """The winners, once the game is scored."""
 
     @classmethod
     def from_setup(cls, data: Mapping[str, Any], view: TableView, book: CardBook) -> Referee:

@@ -17,7 +17,7 @@ from enum import Enum
 from typing import Any
 
 from host.errors import BadInputError
-from host.rollecate.cards import CardBook, Kind, default_book
+from host.rollecate.cards import CardBook, Kind, RollecateCard, default_book
 from host.rollecate.discard import can_combine, put
 from host.rollecate.moves import (
     Build,
@@ -75,23 +75,41 @@ class Effect:
 
 @dataclass
 class GameState:
-    """A game in progress: the table, the hands, the draw pile and the moves so far."""
+    """A game in progress: the table, the hands, the draw pile and the moves so far.
+
+    Change it only through ``push`` and ``pop``; the fields are public to read.
+    """
 
     setup: Setup
+    """The table before the first turn; with ``history`` it is the game's record."""
     railway: list[str]
+    """The railway's cards from its start."""
     train: int
+    """The position of the card the train stands on (0 is the first card)."""
     hands: list[list[str]]
+    """Each seat's hand, sorted."""
     discards: list[list[str]]
+    """Each seat's discard pile, bottom first."""
     boxed: list[list[str]]
+    """Each seat's combined cards, in pairs, out of the game."""
     draw_pile: list[str]
+    """The draw pile, top card first."""
     seat: int
+    """The seat on turn."""
     phase: Phase
+    """Where the turn stands."""
     dice_left: int = 0
+    """Dice still to roll for the current build's ride."""
     wheels: int = 0
+    """Wheels rolled so far for the current build's ride."""
     owed: list[str] = field(default_factory=list)
+    """Cards the seat on turn must still put on its discard pile."""
     turns: int = 1
+    """Turns begun so far (the current one included)."""
     history: list[Move] = field(default_factory=list)
+    """Every move made, in order."""
     book: CardBook = field(default_factory=default_book, compare=False, repr=False)
+    """The deck's cards (by default the shipped deck)."""
 
     @classmethod
     def start(cls, setup: Setup, book: CardBook | None = None) -> GameState:
@@ -314,7 +332,7 @@ class GameState:
         self.hands[self.seat] = sorted([*self.hands[self.seat], card])
         return card
 
-    def _railway_cards(self) -> list[Any]:
+    def _railway_cards(self) -> list[RollecateCard]:
         return [self.book[name] for name in self.railway]
 
     # -- reading the state ----------------------------------------------------------------
