@@ -1,10 +1,13 @@
 """A simple Rollecate player for the demo and the Monte-Carlo benchmark.
 
-It sheds the most points it can without expecting to derail, passes when every build looks too
-risky, discards chaos cards only when they combine, and always follows the discard advisor.
+It builds to shed the most points from its hand, less the penalty cards the ride is expected to
+cost (exactly, from the dice odds), passes when every build looks worse than one penalty card,
+discards chaos cards only when they combine, and always follows the discard advisor.
 """
 
 from __future__ import annotations
+
+import math
 
 from host.rollecate.discard import advise
 from host.rollecate.moves import Build, Discard, DiscardChaos, Move, Pass
@@ -42,5 +45,11 @@ def _build_score(state: GameState, move: Build) -> float:
     """Points shed from the hand, less the penalty cards an average ride would cost."""
     value = sum(state.book.value(card) for card in move.cards)
     room = len(state.railway) + len(move.cards) - 1 - state.train
-    expected_missed = max(0.0, WHEEL_CHANCE * value - room)
+    expected_missed = sum(
+        math.comb(value, wheels)
+        * WHEEL_CHANCE**wheels
+        * (1 - WHEEL_CHANCE) ** (value - wheels)
+        * (wheels - room)
+        for wheels in range(room + 1, value + 1)
+    )
     return value - PENALTY_POINTS * expected_missed
