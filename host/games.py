@@ -28,7 +28,10 @@ class GameEntry:
 
 GAMES: dict[str, GameEntry] = {
     entry.name: entry
-    for entry in (GameEntry("trains", "The Game of Trains", "host.trains.commands"),)
+    for entry in (
+        GameEntry("trains", "The Game of Trains", "host.trains.commands"),
+        GameEntry("rollecate", "Rollecate", "host.rollecate.commands"),
+    )
 }
 
 

@@ -1,0 +1,124 @@
+"""The referee's input: table observations and board events, one JSON object per line.
+
+The format is public (docs/rollecate.md). An observation shows the table at a stable moment::
+
+    {"railway": ["track-2", 4, "broken-1"], "train": 1, "discard": [[3], null, []]}
+
+``railway`` lists the railway's cards from its start, ``train`` is the position of the card the
+train stands on (0 is the first card), and ``discard`` has one entry per seat: the visible top
+part of that seat's discard pile, bottom first (``[]`` is an empty pile, ``null`` not visible).
+The first line also carries ``seats`` and ``first`` (the set-up). The last may carry ``hands``,
+each seat's hand spread out for the final count. Events: ``{"dice": ["wheel", "blank", ...]}``
+(a roll, from the board or typed in), ``{"pass": true}`` (a pass the table cannot show) and
+``{"done": true}`` (the player on turn says the turn is complete: the seat's button).
+Cards are given by name or by value (a value stands for the regular track card).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from host.errors import BadInputError
+from host.rollecate.cards import CardBook
+from host.rollecate.moves import parse_faces
+from host.rollecate.rules import Face
+
+Piles = tuple[tuple[str, ...] | None, ...]
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What one observation shows; absent parts are None."""
+
+    railway: tuple[str, ...] | None
+    """The railway's cards from its start, by name."""
+    train: int | None
+    """The position of the train's card (0 is the first card)."""
+    discard: Piles | None
+    """Each seat's visible discard pile (bottom first), None where it cannot be seen."""
+    hands: tuple[tuple[str, ...], ...] | None
+    """Each seat's hand, spread out at the end of the game."""
+
+
+@dataclass(frozen=True)
+class DiceEvent:
+    """The board (or a person) rolled the dice."""
+
+    faces: tuple[Face, ...]
+    """What each die shows."""
+
+
+@dataclass(frozen=True)
+class PassEvent:
+    """The player said "pass" (a button or a keyboard): needed when the table cannot show it."""
+
+
+@dataclass(frozen=True)
+class DoneEvent:
+    """The player on turn says all owed cards are down (the seat's button, or typed in)."""
+
+
+Event = TableView | DiceEvent | PassEvent | DoneEvent
+
+
+def parse_event(data: object, book: CardBook, seats: int | None) -> Event:
+    """One line of a referee file; BadInputError with the reason if it is malformed."""
+    if not isinstance(data, dict):
+        raise BadInputError("each line is a JSON object")
+    if "dice" in data:
+        return DiceEvent(parse_faces(data["dice"]))
+    for name, event in (("pass", PassEvent()), ("done", DoneEvent())):
+        if name in data:
+            if data[name] is not True:
+                raise BadInputError(f'a {name} event is {{"{name}": true}}')
+            return event
+    known = {"railway", "train", "discard", "hands", "seats", "first", "draw_pile"}
+    unknown = sorted(set(data) - known)
+    if unknown or not set(data) & {"railway", "train", "discard", "hands"}:
+        shown = ", ".join(unknown) if unknown else "nothing"
+        raise BadInputError(f"not an observation or an event (it has {shown})")
+    railway = data.get("railway")
+    train = data.get("train")
+    if (railway is None) != (train is None):
+        raise BadInputError('"railway" and "train" go together')
+    if train is not None and (not isinstance(train, int) or isinstance(train, bool)):
+        raise BadInputError('"train" is the position of the train\'s card (0 is the first)')
+    return TableView(
+        railway=_cards(railway, book, "railway") if railway is not None else None,
+        train=train,
+        discard=_piles(data.get("discard"), book, seats),
+        hands=_hands(data.get("hands"), book, seats),
+    )
+
+
+def _cards(data: object, book: CardBook, where: str) -> tuple[str, ...]:
+    if not isinstance(data, list):
+        raise BadInputError(f"{where}: expected a list of cards")
+    try:
+        return tuple(book.parse(token).name for token in data)
+    except BadInputError as error:
+        raise BadInputError(f"{where}: {error}") from None
+
+
+def _per_seat(data: object, seats: int | None, where: str) -> list[object]:
+    if not isinstance(data, list) or (seats is not None and len(data) != seats):
+        count = f"{seats} " if seats is not None else ""
+        raise BadInputError(f'"{where}" has one entry per seat ({count}lists)')
+    return data
+
+
+def _piles(data: object, book: CardBook, seats: int | None) -> Piles | None:
+    if data is None:
+        return None
+    piles = _per_seat(data, seats, "discard")
+    return tuple(
+        None if pile is None else _cards(pile, book, f"seat {seat} discard")
+        for seat, pile in enumerate(piles)
+    )
+
+
+def _hands(data: object, book: CardBook, seats: int | None) -> tuple[tuple[str, ...], ...] | None:
+    if data is None:
+        return None
+    hands = _per_seat(data, seats, "hands")
+    return tuple(_cards(hand, book, f"seat {seat} hand") for seat, hand in enumerate(hands))

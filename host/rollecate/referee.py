@@ -1,0 +1,638 @@
+"""The Rollecate referee at a real table: observations and dice in, one verdict each out.
+
+The referee knows what the table shows (the railway, the train, the discard piles), never the
+hands. It recognises each action from the change it sees (a build, a pass, chaos cards on a
+discard pile), asks the board for the dice a build needs, works out the ride with the same rule
+functions as the engine, tells the player what to do (move the train, take these penalty
+cards, put them down in this order) and checks that the table then shows it.
+
+Verdicts (``Verdict.verdict``): ``waiting`` (nothing to judge yet, or a turn half done: the
+instructions say what is still to do), ``roll`` (roll ``dice`` dice now), ``move`` (a turn is
+complete; ``next`` plays), ``illegal`` (``reason``; the table should be put back) and ``win``
+(the final count). The format is public: docs/rollecate.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from host.errors import BadInputError
+from host.rollecate.cards import CardBook, Kind, default_book
+from host.rollecate.discard import DiscardAdvice, Pile, advise, reachable
+from host.rollecate.observation import (
+    DiceEvent,
+    DoneEvent,
+    Event,
+    PassEvent,
+    TableView,
+    parse_event,
+)
+from host.rollecate.rules import (
+    DICE_PER_ROLL,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    REMOVED_UNSEEN,
+    STARTING_HAND,
+    Face,
+    Ride,
+    build_problem,
+    dice_for,
+    pass_ride,
+    penalty_count,
+    ride,
+)
+from host.rollecate.scoring import score_table
+from host.rollecate.words import card_words, cards_words, dice_words, ordinal, plural
+from host.turns import TurnIndicator
+
+
+class Stage(Enum):
+    """What the referee waits for."""
+
+    ACTION = "action"
+    """The player on turn has drawn: a pass, a build or chaos cards on the discard pile."""
+    ROLL = "roll"
+    """A build stands: the dice for its ride."""
+    SETTLE = "settle"
+    """The ride or pass is decided: the train, the penalty cards and the discard pile."""
+    END = "end"
+    """The draw pile is empty: the hands, spread out for the final count."""
+    DONE = "done"
+    """The game is scored."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's answer to one observation or event (one JSON line)."""
+
+    verdict: str
+    """``waiting``, ``roll``, ``move``, ``illegal`` or ``win``."""
+    seat: int | None
+    """The seat whose turn it is (None once the game is over)."""
+    next: int | None
+    """Who plays next: the same seat until its turn is complete, None at the end."""
+    move: Mapping[str, Any] | None = None
+    """The action recognised, in the engine's move format (``{"action": "build", ...}``)."""
+    dice: int = 0
+    """For ``roll``: how many dice to roll now (at most four)."""
+    reason: str = ""
+    """For ``illegal``: why, in the game's words."""
+    instructions: tuple[str, ...] = ()
+    """What the players should do now, in order."""
+    ride: Mapping[str, Any] | None = None
+    """The ride or pass worked out: steps, stop, derailed by, broken tracks, penalty cards."""
+    advice: Mapping[str, Any] | None = None
+    """The best order to put the owed cards down, and the points it saves."""
+    scores: Mapping[str, Any] | None = None
+    """For ``win``: the final scoring (as ``conductor score rollecate --json``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as one JSON object, without the fields that do not apply."""
+        data: dict[str, Any] = {"verdict": self.verdict, "seat": self.seat, "next": self.next}
+        optional = {
+            "move": self.move,
+            "dice": self.dice,
+            "reason": self.reason,
+            "instructions": list(self.instructions),
+            "ride": self.ride,
+            "advice": self.advice,
+            "scores": self.scores,
+        }
+        data.update({key: value for key, value in optional.items() if value})
+        return data
+
+
+@dataclass(frozen=True)
+class _Settlement:
+    """How the table must end up after a ride or a pass."""
+
+    move: Mapping[str, Any]
+    """The action, as the verdicts report it."""
+    before: tuple[str, ...]
+    """The railway before the ride (with the build)."""
+    ride: Ride
+    """Where the train goes and what it costs."""
+    penalty: tuple[str, ...]
+    """The penalty cards to take, from the start of the railway."""
+    pile: Pile
+    """The player's discard pile before the owed cards go on it."""
+    advice: DiscardAdvice
+    """The best way to put the penalty cards down."""
+
+    @property
+    def railway(self) -> tuple[str, ...]:
+        return self.before[len(self.penalty) :]
+
+    @property
+    def train(self) -> int:
+        return self.ride.stop - len(self.penalty)
+
+    def stages(self) -> list[tuple[tuple[str, ...], int]]:
+        """Every (railway, train) the table may show on the way, the finished one last."""
+        shown = [(self.before, self.ride.start)]
+        for taken in range(len(self.penalty) + 1):
+            shown.append((self.before[taken:], self.ride.start - taken))
+            shown.append((self.before[taken:], self.ride.stop - taken))
+        return shown
+
+
+@dataclass
+class Referee:
+    """Judges a real game of Rollecate from what the table shows.
+
+    Make one with ``from_setup`` and change it only through ``feed`` (or ``observe``, ``dice``,
+    ``declare_pass``, ``declare_done``); the fields are public to read.
+    """
+
+    seats: int
+    """How many players."""
+    railway: tuple[str, ...]
+    """The railway as last confirmed, from its start."""
+    train: int
+    """The train's position as last confirmed."""
+    piles: list[Pile]
+    """Each seat's whole discard pile as the referee knows it, bottom first."""
+    seat: int
+    """The seat on turn."""
+    draw_left: int
+    """Cards left in the draw pile."""
+    book: CardBook = field(default_factory=default_book, repr=False)
+    """The deck's cards."""
+    stage: Stage = Stage.ACTION
+    """What the referee waits for."""
+    dice_left: int = 0
+    """Dice still to roll for the current build."""
+    wheels: int = 0
+    """Wheels rolled so far for the current build."""
+    build: tuple[str, ...] = ()
+    """The cards of the current build."""
+    settlement: _Settlement | None = None
+    """How the table must end up after the current ride or pass."""
+    unseen_chaos: list[str] = field(default_factory=list)
+    """Chaos cards not yet seen on a discard pile (they may be in a hand)."""
+    held: list[int] = field(default_factory=list)
+    """How many cards each seat holds."""
+    maybe_finished: Pile | None = None
+    """A pile that may be finished or half-way: the player's ``done`` decides."""
+    winners: tuple[int, ...] = ()
+    """The winners, once the game is scored."""
+
+    @classmethod
+    def from_setup(cls, data: Mapping[str, Any], view: TableView, book: CardBook) -> Referee:
+        """The referee for the set-up on a file's first line (``seats``, ``first``, table)."""
+        seats, first = data.get("seats"), data.get("first", 0)
+        if not isinstance(seats, int) or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
+            raise BadInputError(f'the first line needs "seats": {MIN_PLAYERS} to {MAX_PLAYERS}')
+        if not isinstance(first, int) or not 0 <= first < seats:
+            raise BadInputError(f'"first" is a seat from 0 to {seats - 1}')
+        if view.railway is None or view.train is None or not view.railway:
+            raise BadInputError('the first line shows the starting "railway" and "train"')
+        if not 0 <= view.train < len(view.railway):
+            raise BadInputError('"train" must be the position of a card of the railway')
+        if not all(book.card(name).has_rails for name in view.railway):
+            raise BadInputError("the railway holds track cards only")
+        deck_size = len(book.full_deck())
+        size = deck_size - len(view.railway) - REMOVED_UNSEEN[seats] - STARTING_HAND * seats
+        draw = data.get("draw_pile", size)
+        if not isinstance(draw, int) or draw < 1:
+            raise BadInputError('"draw_pile" is the number of cards in the draw pile')
+        piles = [pile or () for pile in (view.discard or (None,) * seats)]
+        chaos = [name for name in book.full_deck() if book.card(name).kind is Kind.CHAOS]
+        referee = cls(seats, view.railway, view.train, piles, first, draw, book)
+        referee.unseen_chaos = [name for name in chaos if all(name not in p for p in piles)]
+        referee.held = [STARTING_HAND] * seats
+        referee.held[first] += 1  # the first player draws
+        referee.draw_left -= 1
+        return referee
+
+    # -- what the app and the board read --------------------------------------------------
+
+    @property
+    def dice_wanted(self) -> int:
+        """How many dice the board should roll now (0 if none are due)."""
+        return min(self.dice_left, DICE_PER_ROLL) if self.stage is Stage.ROLL else 0
+
+    def turn_indicator(self) -> TurnIndicator:
+        """Whose turn it is, for the seat LEDs."""
+        on_turn = self.seat if self.stage not in (Stage.END, Stage.DONE) else None
+        return TurnIndicator(self.seats, on_turn, winners=frozenset(self.winners))
+
+    def opening(self) -> Verdict:
+        """The verdict on the set-up line: who starts."""
+        return self._waiting(self._action_prompt())
+
+    # -- judging --------------------------------------------------------------------------
+
+    def feed(self, event: Event) -> Verdict:
+        """Judge one observation or event."""
+        if self.stage is Stage.DONE:
+            return self._illegal("the game is over and scored")
+        if isinstance(event, DiceEvent):
+            return self.dice(event.faces)
+        if isinstance(event, PassEvent):
+            return self.declare_pass()
+        if isinstance(event, DoneEvent):
+            return self.declare_done()
+        return self.observe(event)
+
+    def observe(self, view: TableView) -> Verdict:
+        """Judge what the table shows now."""
+        problem = self._other_piles_problem(view)
+        if problem:
+            return self._illegal(problem)
+        if self.stage is Stage.END:
+            return self._final_count(view)
+        if view.hands is not None:
+            return self._illegal("the game is not over: keep your hands to yourselves")
+        if self.stage is Stage.ACTION:
+            return self._judge_action(view)
+        if self.stage is Stage.ROLL:
+            if self._shows(view, self.railway, self.train, self.piles[self.seat]):
+                return self._roll_prompt()
+            return self._illegal(
+                f"roll the dice first ({self.dice_wanted} now); the table should still show "
+                "the build"
+            )
+        assert self.settlement is not None  # Stage.SETTLE always has one
+        return self._judge_settlement(view, self.settlement)
+
+    def dice(self, faces: tuple[Face, ...]) -> Verdict:
+        """Take a roll of the dice (from the board, or typed in)."""
+        if self.stage is not Stage.ROLL:
+            return self._illegal("no dice are due now")
+        if len(faces) != self.dice_wanted:
+            return self._illegal(f"roll {self.dice_wanted} dice, not {len(faces)}")
+        self.dice_left -= len(faces)
+        self.wheels += sum(face is Face.WHEEL for face in faces)
+        if self.dice_left:
+            return self._roll_prompt()
+        outcome = ride([self.book[name] for name in self.railway], self.train, self.wheels)
+        move = {"action": "build", "cards": list(self.build), "wheels": self.wheels}
+        return self._settle(move, outcome)
+
+    def declare_pass(self) -> Verdict:
+        """The player on turn passes (said out loud, by a button or typed in)."""
+        if self.stage is not Stage.ACTION:
+            return self._illegal("a pass is only possible instead of a build or chaos discard")
+        outcome = pass_ride([self.book[name] for name in self.railway], self.train)
+        return self._settle({"action": "pass"}, outcome)
+
+    def declare_done(self) -> Verdict:
+        """The player on turn says all owed cards are down (the seat's button)."""
+        if self.stage is Stage.ACTION:
+            return self._waiting(self._action_prompt())
+        if self.stage is Stage.END:
+            return self._final_count(TableView(None, None, None, None))
+        if self.stage is Stage.SETTLE and self.maybe_finished is not None:
+            assert self.settlement is not None  # Stage.SETTLE always has one
+            return self._finish(self.settlement, self.maybe_finished)
+        return self._illegal("the turn is not complete yet")
+
+    # -- the three actions ----------------------------------------------------------------
+
+    def _judge_action(self, view: TableView) -> Verdict:
+        railway = view.railway if view.railway is not None else self.railway
+        train = view.train if view.train is not None else self.train
+        pile_view = view.discard[self.seat] if view.discard is not None else None
+        if railway == self.railway and train == self.train:
+            if pile_view is None or _fits(pile_view, self.piles[self.seat], self.book):
+                return self._waiting(self._action_prompt())
+            return self._chaos_discard(pile_view)
+        if railway[: len(self.railway)] == self.railway and train == self.train:
+            if pile_view is not None and not _fits(pile_view, self.piles[self.seat], self.book):
+                return self._illegal("build or discard, not both: one action per turn")
+            return self._build(railway[len(self.railway) :])
+        outcome = pass_ride([self.book[name] for name in self.railway], self.train)
+        settlement = self._settlement({"action": "pass"}, outcome)
+        if (railway, train) in settlement.stages():
+            self.stage, self.settlement = Stage.SETTLE, settlement
+            return self._judge_settlement(view, settlement)
+        return self._illegal(
+            "the railway changed in a way no action explains; "
+            f"it should show {self._describe(self.railway, self.train)}"
+        )
+
+    def _build(self, added: tuple[str, ...]) -> Verdict:
+        cards = [self.book[name] for name in added]
+        problem = build_problem(self.book[self.railway[-1]], cards)
+        if problem is None:
+            problem = self._impossible_cards([*self.railway, *added])
+        if problem is None and len(added) > self.held[self.seat]:
+            problem = f"seat {self.seat} holds only {plural(self.held[self.seat], 'card')}"
+        if problem is not None:
+            return self._illegal(problem, ("take the cards back into your hand",))
+        self.railway = (*self.railway, *added)
+        self.held[self.seat] -= len(added)
+        self.build = added
+        self.dice_left, self.wheels = dice_for(cards), 0
+        self.stage = Stage.ROLL
+        return self._roll_prompt(move={"action": "build", "cards": list(added)})
+
+    def _chaos_discard(self, pile_view: tuple[str, ...]) -> Verdict:
+        pile = self.piles[self.seat]
+        options = []
+        for shown, lefts in reachable(pile, self.unseen_chaos, self.book.value).items():
+            if not _fits(pile_view, shown, self.book):
+                continue
+            for left in lefts:
+                if 0 < len(self.unseen_chaos) - len(left) <= self.held[self.seat]:
+                    exact = len(shown) == len(pile_view)
+                    options.append((not exact, self._total(shown), -len(left), shown, left))
+        if not options:
+            return self._illegal(
+                f"seat {self.seat}'s discard pile cannot show that: in this turn only chaos "
+                "cards may go on it (and only when there is no build or pass)"
+            )
+        *_, shown, left = min(options)
+        discarded = list((Counter(self.unseen_chaos) - Counter(left)).elements())
+        self.unseen_chaos = sorted(left)
+        self.held[self.seat] -= len(discarded)
+        self.piles[self.seat] = shown
+        return self._end_turn({"action": "discard-chaos", "cards": discarded}, ())
+
+    # -- rides, penalty cards and discarding ----------------------------------------------
+
+    def _settlement(self, move: Mapping[str, Any], outcome: Ride) -> _Settlement:
+        taken = penalty_count(outcome.stop, outcome.penalty)
+        penalty = self.railway[:taken]
+        pile = self.piles[self.seat]
+        return _Settlement(
+            move, self.railway, outcome, penalty, pile, advise(pile, penalty, self.book.value)
+        )
+
+    def _settle(self, move: Mapping[str, Any], outcome: Ride) -> Verdict:
+        settlement = self._settlement(move, outcome)
+        self.stage, self.settlement = Stage.SETTLE, settlement
+        if settlement.train == self.train and not settlement.penalty:
+            return self._finish(settlement, settlement.pile)
+        return self._waiting(self._settle_instructions(settlement), settlement)
+
+    def _judge_settlement(self, view: TableView, settlement: _Settlement) -> Verdict:
+        railway = view.railway if view.railway is not None else settlement.railway
+        train = view.train if view.train is not None else settlement.train
+        if (railway, train) not in settlement.stages():
+            return self._illegal(
+                f"the table should show {self._describe(settlement.railway, settlement.train)}",
+                self._settle_instructions(settlement),
+            )
+        pile_view = view.discard[self.seat] if view.discard is not None else None
+        if pile_view is None:
+            # The pile cannot be seen: trust that the advice was followed once the rest is done.
+            if (railway, train) == (settlement.railway, settlement.train):
+                return self._finish(settlement, settlement.advice.pile)
+            return self._waiting(self._settle_instructions(settlement), settlement)
+        found = reachable(settlement.pile, settlement.penalty, self.book.value)
+        # A pile seen whole is taken as it is; one seen in part is taken as finished if it
+        # can be, with the most points combined away (the advice) among the candidates.
+        fitting = [
+            (len(shown) != len(pile_view), left != (), self._total(shown), shown)
+            for shown, lefts in found.items()
+            if _fits(pile_view, shown, self.book)
+            for left in lefts
+        ]
+        if not fitting:
+            return self._illegal(
+                f"seat {self.seat}'s discard pile cannot show that: put down "
+                f"{cards_words(settlement.penalty, self.book) or 'nothing'}, combining only "
+                "cards of equal value",
+                self._settle_instructions(settlement),
+            )
+        partial, unfinished, _, shown = min(fitting)
+        self.maybe_finished = None
+        if not unfinished and (railway, train) == (settlement.railway, settlement.train):
+            if all(not option[1] for option in fitting if option[0] == partial):
+                return self._finish(settlement, shown)
+            # The same pile shows half-way too (owed cards that pair up among themselves leave
+            # no trace): only the player can say the turn is complete.
+            self.maybe_finished = shown
+            said = (*self._settle_instructions(settlement), "press your button when done")
+            return self._waiting(said, settlement)
+        return self._waiting(self._settle_instructions(settlement), settlement)
+
+    def _finish(self, settlement: _Settlement, pile: Pile) -> Verdict:
+        self.railway, self.train = settlement.railway, settlement.train
+        self.piles[self.seat] = pile
+        return self._end_turn(settlement.move, self._settle_instructions(settlement))
+
+    def _settle_instructions(self, settlement: _Settlement) -> tuple[str, ...]:
+        outcome = settlement.ride
+        said: list[str] = []
+        if outcome.derailed:
+            said.append(
+                f"Rollecate derailed ({plural(outcome.missed, 'step')} short): "
+                "put her on the last card"
+            )
+        elif outcome.stop != outcome.start:
+            there = card_words(settlement.before[outcome.stop], self.book)
+            said.append(
+                f"Rollecate rides {plural(outcome.stop - outcome.start, 'card')}: put her on the "
+                f"{ordinal(outcome.stop + 1)} card ({there})"
+            )
+        elif settlement.move.get("action") == "build":
+            said.append("no wheels: Rollecate stays where she is")
+        if outcome.broken:
+            said.append(
+                f"she passed or stopped on {plural(len(outcome.broken), 'broken track')}: "
+                f"{plural(len(outcome.broken), 'penalty card')} for the repairs"
+            )
+        penalty = settlement.penalty
+        if penalty:
+            said.append(
+                f"take {plural(len(penalty), 'penalty card')}: "
+                f"{cards_words(penalty, self.book)} at the start of the railway"
+            )
+        if outcome.penalty > len(penalty):
+            short = outcome.penalty - len(penalty)
+            said.append(
+                f"{plural(short, 'penalty card')} cannot be taken: never the card Rollecate "
+                "stands on"
+            )
+        if penalty:
+            said.append(self._advice_words(settlement.advice))
+        return tuple(said)
+
+    def _advice_words(self, advice: DiscardAdvice) -> str:
+        steps = [
+            card_words(step.card, self.book) + (" (combine)" if step.combine else "")
+            for step in advice.steps
+        ]
+        saved = f"saves {plural(advice.points_saved, 'point')}"
+        return f"put them on your discard pile in this order: {', '.join(steps)}; {saved}"
+
+    # -- turns and the end ----------------------------------------------------------------
+
+    def _end_turn(self, move: Mapping[str, Any], said: tuple[str, ...]) -> Verdict:
+        seat = self.seat
+        self.stage, self.settlement, self.build = Stage.ACTION, None, ()
+        self.maybe_finished = None
+        if self.draw_left == 0:
+            self.stage = Stage.END
+            said = (*said, "the draw pile is empty: the game is over; spread your hands out")
+            return Verdict("move", seat, None, move=move, instructions=said)
+        self.seat = (self.seat + 1) % self.seats
+        self.draw_left -= 1
+        self.held[self.seat] += 1
+        said = (*said, *self._action_prompt())
+        return Verdict("move", seat, self.seat, move=move, instructions=said)
+
+    def _final_count(self, view: TableView) -> Verdict:
+        if view.hands is None:
+            return self._waiting(("spread your hands out for the final count",))
+        problem = self._impossible_cards(
+            [*self.railway, *(card for group in (*self.piles, *view.hands) for card in group)]
+        )
+        for seat, hand in enumerate(view.hands):
+            if len(hand) != self.held[seat] and not problem:
+                should = plural(self.held[seat], "card")
+                problem = f"seat {seat} should hold {should}, not {len(hand)}"
+        if problem:
+            return self._illegal(problem)
+        scoring = score_table(
+            [
+                [self.book.value(name) for name in (*pile, *hand)]
+                for pile, hand in zip(self.piles, view.hands, strict=True)
+            ]
+        )
+        self.stage, self.winners = Stage.DONE, scoring.winners
+        winners = " and ".join(f"seat {seat}" for seat in scoring.winners)
+        return Verdict(
+            "win", None, None, scores=scoring.to_json(), instructions=(f"{winners} won",)
+        )
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _action_prompt(self) -> tuple[str, ...]:
+        return (f"seat {self.seat}: draw a card, then pass, build or discard chaos cards",)
+
+    def _roll_prompt(self, move: Mapping[str, Any] | None = None) -> Verdict:
+        return Verdict(
+            "roll",
+            self.seat,
+            self.seat,
+            move=move,
+            dice=self.dice_wanted,
+            instructions=(
+                f"roll {dice_words(self.dice_wanted)} ({self.dice_left} still to roll)",
+            ),
+        )
+
+    def _waiting(
+        self, said: tuple[str, ...], settlement: _Settlement | None = None
+    ) -> Verdict:
+        if settlement is None:
+            return Verdict("waiting", self.seat, self.seat, instructions=said)
+        outcome = settlement.ride
+        ride_json = {
+            "from": outcome.start,
+            "to": outcome.stop,
+            "steps": outcome.steps,
+            "derailed_by": outcome.missed,
+            "broken_tracks": list(outcome.broken),
+            "penalty_cards": list(settlement.penalty),
+        }
+        advice = {
+            "order": [{"card": s.card, "combine": s.combine} for s in settlement.advice.steps],
+            "points_saved": settlement.advice.points_saved,
+        }
+        return Verdict(
+            "waiting",
+            self.seat,
+            self.seat,
+            move=settlement.move,
+            instructions=said,
+            ride=ride_json,
+            advice=advice if settlement.penalty else None,
+        )
+
+    def _illegal(self, reason: str, said: tuple[str, ...] = ()) -> Verdict:
+        on_turn = self.seat if self.stage not in (Stage.END, Stage.DONE) else None
+        return Verdict("illegal", on_turn, on_turn, reason=reason, instructions=said)
+
+    def _shows(self, view: TableView, railway: tuple[str, ...], train: int, pile: Pile) -> bool:
+        pile_view = view.discard[self.seat] if view.discard is not None else None
+        return (
+            (view.railway is None or view.railway == railway)
+            and (view.train is None or view.train == train)
+            and (pile_view is None or _fits(pile_view, pile, self.book))
+        )
+
+    def _other_piles_problem(self, view: TableView) -> str | None:
+        if view.discard is None:
+            return None
+        for seat, (shown, pile) in enumerate(zip(view.discard, self.piles, strict=True)):
+            if seat != self.seat and shown is not None and not _fits(shown, pile, self.book):
+                return f"seat {seat}'s discard pile changed, but it is seat {self.seat}'s turn"
+        return None
+
+    def _impossible_cards(self, cards: list[str]) -> str | None:
+        in_deck = Counter(self.book.full_deck())
+        for name, count in sorted(Counter(cards).items()):
+            if count > in_deck[name]:
+                return f"the table shows {count} x {name}; the deck has {in_deck[name]}"
+        return None
+
+    def _total(self, pile: Pile) -> int:
+        return sum(self.book.value(name) for name in pile)
+
+    def _describe(self, railway: tuple[str, ...], train: int) -> str:
+        return (
+            f"Rollecate on the {ordinal(train + 1)} card of {len(railway)} "
+            f"(from the start: {', '.join(str(self.book.value(n)) for n in railway)})"
+        )
+
+
+def judge_file(path: Path) -> list[Verdict]:
+    """Judge every line of a referee file; BadInputError (with the line) if one is malformed.
+
+    The whole file is read and checked before any verdict is returned, so a malformed file
+    gives one clear error and no half output.
+    """
+    book = default_book()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise BadInputError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise BadInputError(f"{path} is not UTF-8 text") from None
+    referee: Referee | None = None
+    verdicts: list[Verdict] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            event = parse_event(data, book, referee.seats if referee else None)
+            if referee is None:
+                if not isinstance(event, TableView) or "seats" not in data:
+                    raise BadInputError('the first line carries "seats", "first" and the set-up')
+                referee = Referee.from_setup(data, event, book)
+                verdicts.append(referee.opening())
+            else:
+                verdicts.append(referee.feed(event))
+        except json.JSONDecodeError as error:
+            raise BadInputError(f"{path}:{number}: not JSON ({error.msg})") from None
+        except BadInputError as error:
+            raise BadInputError(f"{path}:{number}: {error}") from None
+    if referee is None:
+        raise BadInputError(f"{path}: no set-up line (the file is empty)")
+    return verdicts
+
+
+def _fits(shown: tuple[str, ...], pile: Pile, book: CardBook) -> bool:
+    """True if ``shown`` is what can be seen of ``pile``: its top part, compared by value.
+
+    An empty list means an empty pile. Values, not names, because a camera may read a chaos
+    card's value without telling it from a track card, and only values count for combining.
+    """
+    if not shown:
+        return not pile
+    if len(shown) > len(pile):
+        return False
+    top = pile[len(pile) - len(shown) :]
+    return [book.value(name) for name in top] == [book.value(name) for name in shown]
