@@ -70,7 +70,7 @@ def test_a_turn_with_a_derail_a_broken_track_and_combining(tmp_path: Path) -> No
     ]
     assert ride["advice"]["points_saved"] == 8  # the 4 on the 4 already on the pile
     assert "the 3rd card of 3" in verdicts[4]["reason"]
-    assert verdicts[6]["next"] == 1 and verdicts[6]["move"]["action"] == "build"
+    assert verdicts[6]["next_seat"] == 1 and verdicts[6]["move"]["action"] == "build"
 
 
 def test_chaos_cards_the_end_and_the_final_count(tmp_path: Path) -> None:
@@ -91,7 +91,7 @@ def test_chaos_cards_the_end_and_the_final_count(tmp_path: Path) -> None:
     )
     assert verdicts[4]["verdict"] == "illegal"  # seat 0's pile changed in seat 1's turn
     assert verdicts[5]["move"] == {"action": "discard-chaos", "cards": ["chaos-3"]}
-    assert verdicts[5]["next"] is None  # the draw pile is empty: the game is over
+    assert verdicts[5]["next_seat"] is None  # the draw pile is empty: the game is over
     # Seat 0 was dealt 2, drew 1 and built 1: a hand of one card is missing a card.
     assert verdicts[6]["reason"] == "seat 0 should hold 2 cards, not 1"
     win = verdicts[7]
@@ -108,7 +108,7 @@ def test_a_pass_the_table_cannot_show_is_declared(tmp_path: Path) -> None:
     assert verdicts[1]["verdict"] == "illegal" and verdicts[1]["reason"] == "no dice are due now"
     # Dealt 2, drew 1: nobody builds 4 cards in the first turn.
     assert verdicts.pop(2)["reason"] == "seat 1 holds only 3 cards"
-    assert verdicts[2]["verdict"] == "move" and verdicts[2]["next"] == 0
+    assert verdicts[2]["verdict"] == "move" and verdicts[2]["next_seat"] == 0
     assert "cannot be taken" in verdicts[2]["instructions"][0]
 
 
@@ -133,7 +133,7 @@ def test_owed_cards_that_pair_up_need_the_players_word(tmp_path: Path) -> None:
     assert verdicts[2]["ride"]["penalty_cards"] == ["track-3", "track-3"]
     assert verdicts[3]["verdict"] == "waiting"
     assert verdicts[3]["instructions"][-1] == "press your button when done"
-    assert verdicts[4]["verdict"] == "move" and verdicts[4]["next"] == 1
+    assert verdicts[4]["verdict"] == "move" and verdicts[4]["next_seat"] == 1
 
 
 @pytest.mark.parametrize(

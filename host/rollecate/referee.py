@@ -94,7 +94,7 @@ class Verdict:
 
     def to_json(self) -> dict[str, Any]:
         """The verdict as one JSON object, without the fields that do not apply."""
-        data: dict[str, Any] = {"verdict": self.verdict, "seat": self.seat, "next": self.next}
+        data: dict[str, Any] = {"verdict": self.verdict, "seat": self.seat, "next_seat": self.next}
         optional = {
             "move": self.move,
             "dice": self.dice,
