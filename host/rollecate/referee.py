@@ -14,7 +14,6 @@ complete; ``next`` plays), ``illegal`` (``reason``; the table should be put back
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from host.errors import BadInputError
+from host.jsonl import read_json_lines
 from host.rollecate.cards import CardBook, Kind, default_book
 from host.rollecate.discard import DiscardAdvice, Pile, advise, reachable
 from host.rollecate.observation import (
@@ -594,19 +594,10 @@ def judge_file(path: Path) -> list[Verdict]:
     gives one clear error and no half output.
     """
     book = default_book()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise BadInputError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise BadInputError(f"{path} is not UTF-8 text") from None
     referee: Referee | None = None
     verdicts: list[Verdict] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, data in read_json_lines(path):
         try:
-            data = json.loads(line)
             event = parse_event(data, book, referee.seats if referee else None)
             if referee is None:
                 if not isinstance(event, TableView) or "seats" not in data:
@@ -615,12 +606,8 @@ def judge_file(path: Path) -> list[Verdict]:
                 verdicts.append(referee.opening())
             else:
                 verdicts.append(referee.feed(event))
-        except json.JSONDecodeError as error:
-            raise BadInputError(f"{path}:{number}: not JSON ({error.msg})") from None
         except BadInputError as error:
             raise BadInputError(f"{path}:{number}: {error}") from None
-    if referee is None:
-        raise BadInputError(f"{path}: no set-up line (the file is empty)")
     return verdicts
 
 

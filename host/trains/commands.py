@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from host.context import AppContext
 from host.errors import BadInputError
+from host.jsonl import read_json_lines
 from host.session import COMMITTING, Session
 from host.trains.bots import GreedyBot
 from host.trains.observation import Observation, parse_observation, parse_opening
@@ -24,22 +25,7 @@ MAX_DEMO_MOVES = 2000
 def read_observations(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Read a whole observation file, checking every line first, so that a bad line fails the
     file with a one-line reason before any verdict is printed."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise BadInputError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise BadInputError(f"{path} is not a text file") from None
-    rows: list[tuple[int, Any]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rows.append((number, json.loads(line)))
-        except json.JSONDecodeError as error:
-            raise BadInputError(f"{path}:{number}: not JSON ({error.msg})") from None
-    if not rows:
-        raise BadInputError(f"{path} holds no observation")
+    rows = read_json_lines(path)
     number, opening = rows[0]
     try:
         seats = parse_opening(opening).seats
