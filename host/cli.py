@@ -71,7 +71,8 @@ def _games(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     with Journal(args.db) as journal:
-        lines = [json.dumps(data) for data in journal.committed_inputs(args.id)]
+        inputs = [journal.opening(args.id), *journal.standing_inputs(args.id)]
+        lines = [json.dumps(data) for data in inputs]
     text = "\n".join(lines) + "\n"
     if args.output is None:
         sys.stdout.write(text)

@@ -156,29 +156,27 @@ class Journal:
 
     def append(self, game_id: int, kind: EntryKind, payload: dict[str, Any]) -> int:
         """Write one entry in its own transaction; returns its sequence number."""
-        with self._transaction():
-            row = self._db.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE game_id = ?", (game_id,)
-            ).fetchone()
-            self._db.execute(
-                "INSERT INTO entries (game_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, row[0], kind.value, json.dumps(payload), time.time()),
-            )
-        return int(row[0])
+        return self._write(game_id, [(kind, payload)])
 
-    def commit_turn(self, game_id: int, inputs: list[dict[str, Any]], move: dict[str, Any]) -> None:
-        """Write a committed turn (the inputs that showed it, then the move) in one transaction,
-        so a crash never leaves an input without its move or the reverse."""
+    def record_input(self, game_id: int, data: dict[str, Any], move: dict[str, Any] | None) -> None:
+        """Write a referee input and, when it committed a turn, that turn's move, in one
+        transaction: a crash never leaves an input without its move or the reverse."""
+        rows = [(EntryKind.INPUT, data)]
+        if move is not None:
+            rows.append((EntryKind.MOVE, move))
+        self._write(game_id, rows)
+
+    def _write(self, game_id: int, rows: list[tuple[EntryKind, dict[str, Any]]]) -> int:
         with self._transaction():
             (seq,) = self._db.execute(
                 "SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?", (game_id,)
             ).fetchone()
-            rows = [(EntryKind.INPUT, data) for data in inputs] + [(EntryKind.MOVE, move)]
             for offset, (kind, payload) in enumerate(rows, start=1):
                 self._db.execute(
                     "INSERT INTO entries (game_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
                     (game_id, seq + offset, kind.value, json.dumps(payload), time.time()),
                 )
+        return int(seq) + len(rows)
 
     def finish(self, game_id: int, winners: list[int]) -> None:
         """Mark a game as over."""
@@ -232,25 +230,29 @@ class Journal:
             turns=turns,
         )
 
-    def committed_inputs(self, game_id: int) -> list[dict[str, Any]]:
-        """The opening table and the referee inputs of the turns still standing (undone turns
-        left out), in order: fed to a new referee they rebuild the game exactly."""
+    def opening(self, game_id: int) -> dict[str, Any]:
+        """The table the game's referee started from (its first input line)."""
         opening = self.summary(game_id).settings.get("opening")
         if not isinstance(opening, dict):
             raise JournalError(f"game {game_id} has no opening table")
-        standing: list[list[dict[str, Any]]] = []
+        return opening
+
+    def standing_inputs(self, game_id: int) -> list[dict[str, Any]]:
+        """The referee inputs after the opening, undone turns left out, in order: fed to a new
+        referee they rebuild the game exactly (inputs it judged illegal change nothing)."""
+        turns: list[list[dict[str, Any]]] = []
         pending: list[dict[str, Any]] = []
         for entry in self.entries(game_id):
             if entry.kind is EntryKind.INPUT:
                 pending.append(entry.payload)
             elif entry.kind is EntryKind.MOVE:
-                standing.append(pending)
+                turns.append(pending)
                 pending = []
             elif entry.kind is EntryKind.UNDO:
-                if standing:
-                    standing.pop()
+                if turns:
+                    turns.pop()
                 pending = []
-        return [opening] + [data for turn in standing for data in turn]
+        return [data for turn in turns for data in turn] + pending
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)

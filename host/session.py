@@ -1,9 +1,10 @@
 """A refereed game in progress, kept in the journal: the piece the demo and the app share.
 
 Every game's referee offers the same small surface (``GameReferee``): judge one input line (an
-observation or a board event) into a verdict, take back the last turn, and say whose turn it is.
-The session feeds it, journals each committed turn before anyone hears of it, and can rebuild
-itself from the journal after a crash.
+observation or a board event) into a verdict, and say whose turn it is. The session feeds it,
+journals every input (and the move it committed) before anyone hears the verdict, takes a turn
+back by replaying all but the last turn's inputs, and rebuilds itself from the journal after a
+crash.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
-from host.journal import EntryKind, Journal, JournalError
+from host.errors import BadInputError
+from host.journal import EntryKind, Journal
 from host.turns import TurnIndicator
 
 COMMITTING = ("move", "win")
-"""Verdicts after which the referee's game has moved on, so their input is journaled."""
+"""Verdicts that end a turn: the move they carry is journaled with their input."""
 
 
 class GameReferee(Protocol):
@@ -23,9 +25,6 @@ class GameReferee(Protocol):
 
     def judge(self, data: dict[str, Any]) -> dict[str, Any]:
         """Judge one input line; return the verdict's JSON (BadInputError if malformed)."""
-
-    def undo(self) -> None:
-        """Take back the last committed turn."""
 
     def turn(self) -> TurnIndicator:
         """Whose turn it is, for the seat LEDs."""
@@ -35,13 +34,23 @@ R = TypeVar("R", bound=GameReferee)
 
 
 class Session(Generic[R]):
-    """One journaled, refereed game; ``open_referee`` builds the game's referee from its opening
-    table (the first input line)."""
+    """One journaled, refereed game; ``open_referee`` builds the game's referee from its
+    opening table (the first input line)."""
 
-    def __init__(self, referee: R, journal: Journal, game_id: int) -> None:
-        self.referee = referee
+    def __init__(
+        self,
+        open_referee: Callable[[dict[str, Any]], R],
+        opening: dict[str, Any],
+        journal: Journal,
+        game_id: int,
+    ) -> None:
+        self._open_referee = open_referee
+        self._opening = opening
+        self.referee = open_referee(opening)
         self.journal = journal
         self.game_id = game_id
+        self._inputs: list[tuple[dict[str, Any], bool]] = []
+        """Every input fed since the opening, and whether it ended a turn."""
 
     @classmethod
     def start(
@@ -53,37 +62,48 @@ class Session(Generic[R]):
         settings: dict[str, Any],
     ) -> Session[R]:
         """Start and journal a new game from its opening table."""
-        referee = open_referee(opening)
-        seats = referee.turn().seats
+        seats = open_referee(opening).turn().seats
         game_id = journal.start_game(game, seats, {**settings, "opening": opening})
-        return cls(referee, journal, game_id)
+        return cls(open_referee, opening, journal, game_id)
 
     @classmethod
     def resume(
         cls, journal: Journal, game_id: int, open_referee: Callable[[dict[str, Any]], R]
     ) -> Session[R]:
-        """Rebuild a journaled game exactly where its last committed turn left it."""
-        opening, *inputs = journal.committed_inputs(game_id)
-        referee = open_referee(opening)
-        for number, data in enumerate(inputs, start=1):
-            verdict = referee.judge(data)
-            if verdict["verdict"] not in COMMITTING:
-                raise JournalError(
-                    f"game {game_id}: journaled turn {number} no longer stands ({verdict})"
-                )
-        return cls(referee, journal, game_id)
+        """Rebuild a journaled game exactly where its last journaled input left it."""
+        session = cls(open_referee, journal.opening(game_id), journal, game_id)
+        session._replay(journal.standing_inputs(game_id))
+        return session
+
+    @property
+    def turns(self) -> int:
+        """Turns committed and standing."""
+        return sum(1 for _, ended in self._inputs if ended)
 
     def feed(self, data: dict[str, Any]) -> dict[str, Any]:
-        """Judge one input; a committed turn is journaled before the verdict is returned."""
+        """Judge one input; it is journaled (with the move it committed) before the verdict is
+        returned."""
         verdict = self.referee.judge(data)
-        if verdict["verdict"] in COMMITTING:
-            self.journal.commit_turn(self.game_id, [data], verdict.get("move", {}))
-            winners = self.referee.turn().winners
-            if winners:
-                self.journal.finish(self.game_id, sorted(winners))
+        ended = verdict["verdict"] in COMMITTING
+        self.journal.record_input(self.game_id, data, verdict.get("move", {}) if ended else None)
+        self._inputs.append((data, ended))
+        winners = self.referee.turn().winners
+        if ended and winners:
+            self.journal.finish(self.game_id, sorted(winners))
         return verdict
 
     def undo(self) -> None:
-        """Take back the last committed turn, in the referee and in the journal."""
-        self.referee.undo()
+        """Take back the last committed turn: replay every input before it."""
+        ends = [index for index, (_, ended) in enumerate(self._inputs) if ended]
+        if not ends:
+            raise BadInputError("there is no turn to take back")
+        keep = ends[-2] + 1 if len(ends) > 1 else 0
         self.journal.append(self.game_id, EntryKind.UNDO, {})
+        self._replay([data for data, _ in self._inputs[:keep]])
+
+    def _replay(self, inputs: list[dict[str, Any]]) -> None:
+        self.referee = self._open_referee(self._opening)
+        self._inputs = []
+        for data in inputs:
+            verdict = self.referee.judge(data)
+            self._inputs.append((data, verdict["verdict"] in COMMITTING))

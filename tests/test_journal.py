@@ -50,10 +50,14 @@ def test_a_session_journals_committed_turns_and_resumes_them(tmp_path: Path) -> 
     with Journal(tmp_path / "games.sqlite") as again:
         resumed = Session.resume(again, session.game_id, open_referee)
         assert resumed.referee.game.position == session.referee.game.position
-        assert again.committed_inputs(session.game_id) == [OPENING, first, second]
+        assert again.opening(session.game_id) == OPENING
+        assert again.standing_inputs(session.game_id) == [first, illegal, second]
         resumed.undo()
-        assert again.committed_inputs(session.game_id) == [OPENING, first]
-        assert again.summary(session.game_id).turns == 1
+        assert again.standing_inputs(session.game_id) == [first]
+        assert again.summary(session.game_id).turns == 1 and resumed.turns == 1
+        after_first = Session.resume(again, session.game_id, open_referee).referee.game.position
+        assert resumed.referee.game.position == after_first
+        assert len(after_first.lines) == 2 and after_first.to_play == 1
         assert [e.kind for e in again.entries(session.game_id)][-1] is EntryKind.UNDO
 
 
@@ -139,5 +143,5 @@ def test_an_accepted_table_is_journaled_resumed_and_exported(
     assert main(["export", str(session.game_id), "--db", str(db), "-o", str(exported)]) == 0
     assert main(["referee", "trains", str(exported)]) == 0
     verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [v["verdict"] for v in verdicts] == ["waiting", "move"]
-    assert verdicts[1]["move"]["kind"] == "accepted"
+    assert [v["verdict"] for v in verdicts] == ["waiting", "illegal", "move"]
+    assert verdicts[2]["move"]["kind"] == "accepted"

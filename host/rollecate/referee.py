@@ -517,14 +517,10 @@ class Referee:
             self.seat,
             move=move,
             dice=self.dice_wanted,
-            instructions=(
-                f"roll {dice_words(self.dice_wanted)} ({self.dice_left} still to roll)",
-            ),
+            instructions=(f"roll {dice_words(self.dice_wanted)} ({self.dice_left} still to roll)",),
         )
 
-    def _waiting(
-        self, said: tuple[str, ...], settlement: _Settlement | None = None
-    ) -> Verdict:
+    def _waiting(self, said: tuple[str, ...], settlement: _Settlement | None = None) -> Verdict:
         if settlement is None:
             return Verdict("waiting", self.seat, self.seat, instructions=said)
         outcome = settlement.ride

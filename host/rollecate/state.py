@@ -448,4 +448,3 @@ def _arrangements(prefix: tuple[str, ...], names: Counter[str]) -> Iterator[tupl
             names[name] -= 1
             yield from _arrangements(sequence, names)
             names[name] += 1
-
