@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -145,3 +146,42 @@ def test_an_accepted_table_is_journaled_resumed_and_exported(
     verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [v["verdict"] for v in verdicts] == ["waiting", "illegal", "move"]
     assert verdicts[2]["move"]["kind"] == "accepted"
+
+
+def test_a_rollecate_game_is_journaled_resumed_and_undone_by_replay(tmp_path: Path) -> None:
+    import random
+
+    from rollecate_helpers import play_randomly
+
+    from host.rollecate.referee import open_referee as open_rollecate
+    from host.rollecate.state import GameState
+    from host.rollecate.transcript import table_lines
+
+    rng = random.Random(4)
+    game = GameState.new(3, rng)
+    play_randomly(game, rng)
+    opening, *lines = table_lines(game)
+    db = tmp_path / "games.sqlite"
+    journal = Journal(db)
+    session = Session.start("rollecate", opening, open_rollecate, journal, {"mode": "table"})
+    verdicts = [session.feed(line) for line in lines[:40]]
+    assert "illegal" not in [v["verdict"] for v in verdicts]
+    journal.close()
+
+    def state(referee: Any) -> tuple[object, ...]:
+        inner = referee.referee
+        return (inner.railway, inner.train, inner.piles, inner.seat, inner.stage, inner.held)
+
+    with Journal(db) as again:
+        resumed = Session.resume(again, session.game_id, open_rollecate)
+        assert state(resumed.referee) == state(session.referee)
+        turns = resumed.turns
+        resumed.undo()
+        assert resumed.turns == turns - 1
+        last_end = max(i for i, v in enumerate(verdicts) if v["verdict"] in ("move", "win"))
+        earlier = max(i for i, v in enumerate(verdicts[:last_end]) if v["verdict"] == "move")
+        fresh = open_rollecate(opening)
+        for line in lines[: earlier + 1]:
+            fresh.judge(line)
+        assert state(resumed.referee) == state(fresh)
+        assert Session.resume(again, session.game_id, open_rollecate).turns == turns - 1

@@ -21,7 +21,7 @@ from host.rollecate.transcript import table_lines
 def _judge(tmp_path: Path, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     path = tmp_path / "game.jsonl"
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
-    return [verdict.to_json() for verdict in judge_file(path)]
+    return judge_file(path)
 
 
 OPENING = {
@@ -184,6 +184,6 @@ def test_the_referee_follows_random_games_and_scores_them_alike(
     path = tmp_path_factory.mktemp("referee") / "game.jsonl"
     path.write_text("\n".join(json.dumps(line) for line in table_lines(game)), encoding="utf-8")
     verdicts = judge_file(path)
-    assert [v for v in verdicts if v.verdict == "illegal"] == []
-    assert sum(v.verdict == "move" for v in verdicts) == game.turns
-    assert verdicts[-1].verdict == "win" and verdicts[-1].scores == game.scores().to_json()
+    assert [v for v in verdicts if v["verdict"] == "illegal"] == []
+    assert sum(v["verdict"] == "move" for v in verdicts) == game.turns
+    assert verdicts[-1]["verdict"] == "win" and verdicts[-1]["scores"] == game.scores().to_json()

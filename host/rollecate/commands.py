@@ -50,7 +50,7 @@ def describe_scoring(scoring: Scoring) -> str:
 def referee(path: Path, out: TextIO) -> int:
     """Judge a recorded game (observations and dice events), one JSON verdict per line."""
     for verdict in judge_file(path):
-        print(json.dumps(verdict.to_json()), file=out)
+        print(json.dumps(verdict), file=out)
     return 0
 
 

@@ -583,25 +583,46 @@ class Referee:
         )
 
 
-def judge_file(path: Path) -> list[Verdict]:
-    """Judge every line of a referee file; BadInputError (with the line) if one is malformed.
+class LineReferee:
+    """The referee as the app sees every game's (``host.session.GameReferee``): JSON lines in,
+    JSON verdicts out."""
 
-    The whole file is read and checked before any verdict is returned, so a malformed file
-    gives one clear error and no half output.
-    """
-    book = default_book()
-    referee: Referee | None = None
-    verdicts: list[Verdict] = []
+    def __init__(self, opening: Mapping[str, Any], book: CardBook | None = None) -> None:
+        self.book = book or default_book()
+        view = parse_event(opening, self.book, None)
+        if not isinstance(view, TableView) or "seats" not in opening:
+            raise BadInputError('the first line carries "seats", "first" and the set-up')
+        self.referee = Referee.from_setup(opening, view, self.book)
+
+    def opening(self) -> dict[str, Any]:
+        """The verdict on the set-up line."""
+        return self.referee.opening().to_json()
+
+    def judge(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Judge one observation or event line."""
+        return self.referee.feed(parse_event(data, self.book, self.referee.seats)).to_json()
+
+    def turn(self) -> TurnIndicator:
+        """Whose turn it is, for the seat LEDs."""
+        return self.referee.turn_indicator()
+
+
+def open_referee(opening: dict[str, Any]) -> LineReferee:
+    """A referee for the table described by a game's first line."""
+    return LineReferee(opening)
+
+
+def judge_file(path: Path) -> list[dict[str, Any]]:
+    """Judge every line of a referee file; BadInputError (with the line) if one is malformed."""
+    verdicts: list[dict[str, Any]] = []
+    referee: LineReferee | None = None
     for number, data in read_json_lines(path):
         try:
-            event = parse_event(data, book, referee.seats if referee else None)
             if referee is None:
-                if not isinstance(event, TableView) or "seats" not in data:
-                    raise BadInputError('the first line carries "seats", "first" and the set-up')
-                referee = Referee.from_setup(data, event, book)
+                referee = LineReferee(data)
                 verdicts.append(referee.opening())
             else:
-                verdicts.append(referee.feed(event))
+                verdicts.append(referee.judge(data))
         except BadInputError as error:
             raise BadInputError(f"{path}:{number}: {error}") from None
     return verdicts
