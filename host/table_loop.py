@@ -1,0 +1,215 @@
+"""The app's one loop: everything that happens at the table arrives as an event, in order.
+
+Producers (the camera thread, the board link, the web view, the terminal) put events on one
+queue; the loop takes them one at a time and never waits on any producer, so a camera that
+stalls or a board that is unplugged never freezes the game. Like a chess board that waits for
+the pieces to settle, an illegal table is only called out after it has stood for a moment: a
+player may still be putting things right.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from host.context import AppContext
+from host.errors import BadInputError
+from host.session import COMMITTING, GameReferee, Session
+from host.turns import TurnIndicator
+from host.web.snapshot import GameLog, snapshot
+
+COMPLAIN_AFTER_SECONDS = 2.0
+"""How long an illegal table must stand before the referee flashes the alert and says why."""
+
+
+@dataclass(frozen=True)
+class TableSeen:
+    """The recognizer saw the table settle in a new state."""
+
+    observation: dict[str, Any]
+    """The observation, in the game's public format."""
+
+
+@dataclass(frozen=True)
+class CameraLost:
+    """No frames are coming: refereeing pauses."""
+
+    reason: str
+    """What went wrong, in words for the players."""
+
+
+@dataclass(frozen=True)
+class CameraBack:
+    """Frames are coming again."""
+
+
+@dataclass(frozen=True)
+class PlayerControl:
+    """A player asked for something: from the web view, the terminal or a seat button."""
+
+    command: str
+    """``undo`` (take back the last turn), ``accept`` (the table as it is) or ``recheck``."""
+    origin: str = "terminal"
+    """Where it came from, for the log."""
+
+
+@dataclass(frozen=True)
+class BoardInput:
+    """A line for the referee from the board (dice rolled), already in the game's format."""
+
+    data: dict[str, Any]
+    """The input line, e.g. ``{"dice": ["wheel", "blank"]}``."""
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The job is over (the camera's video ended, or the user quit)."""
+
+
+Event = TableSeen | CameraLost | CameraBack | PlayerControl | BoardInput | Stop
+
+
+class Lights(Protocol):
+    """The seat LEDs (the board link, or nothing when there is no board)."""
+
+    def show_turn(self, turn: TurnIndicator) -> None:
+        """Light the seat on turn, the direction, skipped seats, the alert or the winners."""
+
+
+@dataclass
+class TableLoop:
+    """Judges the table as events arrive and tells everyone: LEDs, terminal, web view."""
+
+    session: Session[GameReferee]
+    """The journaled, refereed game."""
+    app: AppContext
+    """Terminal, journal and web view."""
+    title: str
+    """The game's name for people."""
+    game: str
+    """The game's name in files."""
+    lights: Lights | None = None
+    """The seat LEDs, if a board is connected."""
+    complain_after: float = COMPLAIN_AFTER_SECONDS
+    """Seconds an illegal table stands before the alert."""
+    table_for_web: Callable[[], dict[str, Any]] | None = None
+    """Draws the committed table for the web view (the game's own drawing), if it has one."""
+
+    def __post_init__(self) -> None:
+        self.log = GameLog()
+        self.last_seen: dict[str, Any] | None = None
+        self.complaint: tuple[float, str] | None = None
+        self.alerting = False
+        self.paused: str | None = None
+        self.message: tuple[str, str] | None = None
+        self.camera = False
+        self._announce()
+
+    @property
+    def over(self) -> bool:
+        """True once the game has a winner."""
+        return bool(self.session.referee.turn().winners)
+
+    def handle(self, event: Event, now: float) -> None:
+        """Take one event into account; ``now`` is the loop's clock (seconds)."""
+        if isinstance(event, TableSeen):
+            self.camera = True
+            self.last_seen = event.observation
+            if self.paused is None:
+                self._judge(event.observation, now)
+        elif isinstance(event, BoardInput):
+            self._judge(event.data, now)
+        elif isinstance(event, PlayerControl):
+            self._control(event, now)
+        elif isinstance(event, CameraLost):
+            self.paused = event.reason
+            self._say("info", f"camera lost ({event.reason}): refereeing paused")
+        elif isinstance(event, CameraBack):
+            self.paused = None
+            self._say("info", "camera back: refereeing resumes")
+            if self.last_seen is not None:
+                self._judge(self.last_seen, now)
+
+    def tick(self, now: float) -> None:
+        """Time passes: an illegal table that has stood long enough is called out."""
+        if self.complaint is not None and not self.alerting:
+            since, reason = self.complaint
+            if now - since >= self.complain_after:
+                self.alerting = True
+                self._say("alert", f"illegal: {reason}")
+
+    def run(self, events: queue.Queue[Event], clock: Callable[[], float] = time.monotonic) -> None:
+        """Handle events until a Stop arrives or the game is won."""
+        while not self.over:
+            try:
+                event = events.get(timeout=0.1)
+            except queue.Empty:
+                self.tick(clock())
+                continue
+            if isinstance(event, Stop):
+                return
+            self.handle(event, clock())
+            self.tick(clock())
+
+    def _judge(self, data: dict[str, Any], now: float) -> None:
+        try:
+            verdict = self.session.feed(data)
+        except BadInputError as error:
+            self._say("alert", f"the camera's view cannot be used: {error}")
+            return
+        kind = verdict["verdict"]
+        if kind == "illegal":
+            if self.complaint is None or self.complaint[1] != verdict["reason"]:
+                self.complaint = (now, str(verdict["reason"]))
+            return
+        self.complaint, self.alerting = None, False
+        if kind in COMMITTING:
+            text = str(verdict.get("move", {}).get("text", kind))
+            self.log.add(kind, text)
+            self._say("info", text + (f" — seat {verdict['seat']} wins" if kind == "win" else ""))
+        elif verdict.get("pending") or verdict.get("instructions"):
+            pending = verdict.get("pending") or "; ".join(verdict.get("instructions", []))
+            self._say("info", str(pending))
+        else:
+            self._announce()
+
+    def _control(self, control: PlayerControl, now: float) -> None:
+        if control.command == "undo":
+            try:
+                self.session.undo()
+            except BadInputError as error:
+                self._say("alert", str(error))
+                return
+            self.log.add("undo", f"the last turn was taken back ({control.origin})")
+            self.complaint, self.alerting = None, False
+            self._say("info", "the last turn was taken back: put the table back as it was")
+        elif control.command == "accept" and self.last_seen is not None:
+            self._judge({**self.last_seen, "accepted": True}, now)
+        elif control.command == "recheck" and self.last_seen is not None:
+            self._judge(self.last_seen, now)
+
+    def _say(self, level: str, text: str) -> None:
+        self.message = (level, text)
+        self.app.say(text)
+        self._announce()
+
+    def _announce(self) -> None:
+        turn = replace(self.session.referee.turn(), alert=self.alerting)
+        if self.lights is not None:
+            self.lights.show_turn(turn)
+        if self.app.web is not None:
+            table = self.table_for_web() if self.table_for_web is not None else {}
+            self.app.show(
+                snapshot(
+                    game=self.game,
+                    title=self.title,
+                    turn=turn,
+                    table=table,
+                    log=self.log,
+                    message=self.message,
+                    camera=self.camera,
+                )
+            )
