@@ -129,8 +129,8 @@ def test_the_referee_rejects_a_tampered_turn_and_keeps_its_position(
         fresh = sorted(committed.unseen())[:2]
         lines[seat][0], lines[seat][6] = fresh
     else:  # a card the referee saw discarded comes back before any reshuffle
-        if not committed.discard:
-            return
+        if not committed.discard or committed.draw_count == 0:
+            return  # with the draw pile empty the discard pile is reshuffled: it may come back
         lines[seat][3] = committed.discard[-1]
     tampered = Observation(
         lines=tuple(tuple(line) for line in lines), faceup=seen.faceup, locks=seen.locks
