@@ -167,3 +167,13 @@ def test_the_players_can_overrule_the_referee_and_undo_that() -> None:
     referee.undo()
     referee.undo()
     assert referee.game.position == before
+
+
+def test_a_card_the_camera_cannot_read_holds_the_judgement() -> None:
+    referee = in_play([SWAP[0]])
+    before = referee.game.position.copy()
+    unclear = {"lines": [[None, 60, *LINE_A[2:]], LINE_B], "faceup": [], "locks": []}
+    verdict = referee.judge(unclear)
+    assert verdict["verdict"] == "waiting" and verdict["unreadable"] == ["place 1 of seat 0's line"]
+    assert referee.game.position == before
+    assert referee.judge({**unclear, "lines": [[60, 70, *LINE_A[2:]], LINE_B]})["verdict"] == "move"

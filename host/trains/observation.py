@@ -29,6 +29,9 @@ class Observation:
     """The numbers lying face up beside the draw pile (their order does not matter)."""
     locks: frozenset[tuple[int, Lock]]
     """The (seat, place) pairs showing a protect card."""
+    unreadable: tuple[str, ...] = ()
+    """Where the camera saw a card it could not read clearly (``null`` in the JSON): such a
+    table is not judged until it is read. Those places hold 0 in ``lines``."""
 
     @classmethod
     def of(cls, position: Position) -> Observation:
@@ -69,10 +72,14 @@ def parse_observation(data: Any, seats: int | None = None) -> Observation:
     if not isinstance(faceup, list):
         raise MalformedObservationError('"faceup" must be a list of numbers')
     seen: dict[int, str] = {}
+    unreadable: list[str] = []
     for where, cards in [(f"seat {s}'s line", line) for s, line in enumerate(lines)] + [
         ("the face-up area", faceup)
     ]:
-        for card in cards:
+        for place, card in enumerate(cards):
+            if card is None:
+                unreadable.append(f"place {place + 1} of {where}" if "line" in where else where)
+                continue
             if not isinstance(card, int) or isinstance(card, bool) or not 1 <= card <= DECK_SIZE:
                 raise MalformedObservationError(f"{card!r} in {where} is not a number 1..84")
             if card in seen:
@@ -93,9 +100,10 @@ def parse_observation(data: Any, seats: int | None = None) -> Observation:
             raise MalformedObservationError(f"{lock!r} is not a lock [seat, left|middle|right]")
         parsed_locks.add((lock[0], Lock(lock[1])))
     return Observation(
-        lines=tuple(tuple(line) for line in lines),
-        faceup=frozenset(faceup),
+        lines=tuple(tuple(0 if card is None else card for card in line) for line in lines),
+        faceup=frozenset(card for card in faceup if card is not None),
         locks=frozenset(parsed_locks),
+        unreadable=tuple(unreadable),
     )
 
 
@@ -115,6 +123,10 @@ def parse_opening(data: Any) -> Position:
         raise MalformedObservationError('"first" must be the number of the seat that starts')
     check_seats(seats, first)
     observation = parse_observation(data, seats)
+    if observation.unreadable:
+        raise MalformedObservationError(
+            "the first observation must show every card: cannot read " + observation.unreadable[0]
+        )
     if observation.locks:
         raise MalformedObservationError("no protect card can lie out before the first turn")
     phase_name = data.get("phase")

@@ -60,6 +60,13 @@ class Referee:
         position = self.game.position
         if position.phase is Phase.OVER:
             return Verdict("waiting", position.to_play, {"reason": "the game is over"})
+        if seen.unreadable:
+            where = ", ".join(seen.unreadable)
+            return Verdict(
+                "waiting",
+                position.to_play,
+                {"unreadable": list(seen.unreadable), "reason": f"cannot read {where} yet"},
+            )
         if seen == Observation.of(position):
             return Verdict("waiting", position.to_play, {"phase": position.phase.value})
         if self.previous is not None and seen == Observation.of(self.previous):
