@@ -30,6 +30,8 @@ GAMES: dict[str, GameEntry] = {
     entry.name: entry
     for entry in (
         GameEntry("trains", "The Game of Trains", "host.trains.commands"),
+        GameEntry("express", "Express", "host.express.commands"),
+        GameEntry("trainline", "Train Line Chicago", "host.trainline.commands"),
     )
 }
 

@@ -221,3 +221,44 @@ def move_from_json(data: Any) -> Move:
     if unknown:
         raise BadInputError(f"{where}: unknown field(s) {sorted(unknown)}")
     return kind(**values)
+
+
+def describe(move: Move) -> str:
+    """The move in words, for the demo and the referee's log."""
+    match move:
+        case DrawFromDeck():
+            return "draws from the deck"
+        case TakeDiscard():
+            return "takes the top of the discard pile"
+        case StartTrain(card, diesel):
+            return "starts a train behind a face-up Diesel" if diesel else (
+                "starts a train with a face-down Loco")
+        case AddCar(card, train, as_type):
+            shown = f"a Wild Car as {as_type}" if as_type else card
+            return f"adds {shown} to train {train}"
+        case PlayWayCar(card):
+            return f"puts Way Car {card} in play"
+        case ExchangeLoco(train, _, _):
+            return f"exchanges the Loco of train {train}"
+        case TakeBackLoco(train):
+            return f"picks up the bare Loco of train {train}"
+        case Discard(card):
+            return f"discards {card}"
+        case BreakCar(seat, train):
+            return f"plays Broken Car on seat {seat}'s train {train}"
+        case Steal(seat, train, onto):
+            where = "into hand" if onto is None else f"onto train {onto}"
+            return f"plays Steal on seat {seat}'s train {train}, {where}"
+        case SwitchEngines(seat, pairs):
+            return f"plays Switch Engines with seat {seat}: {list(pairs)}"
+        case Derail(seat):
+            return f"plays Derailment: seat {seat} loses its next turn"
+        case Wreck(seat, train):
+            return f"plays Wreck on seat {seat}'s train {train}"
+        case PlayTurntable():
+            return "plays Turntable: another turn, then play reverses"
+        case Protect():
+            return "answers with the matching Way Car: no effect"
+        case Accept():
+            return "takes the Disaster"
+    raise AssertionError(move)
