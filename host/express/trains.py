@@ -78,6 +78,8 @@ def why_car_cannot_follow(train: Train, car: Car, cards: ExpressCards) -> str | 
         if cards.kind(last.as_type) is not Kind.PASSENGER:
             return f"a passenger car cannot follow {last.as_type}"
         return None
+    if cards.kind(last.as_type) is Kind.PASSENGER:
+        return f"a freight car cannot follow {last.as_type}"
     if last.as_type != car.as_type:
         return f"a freight train uses one car type only ({last.as_type}, not {car.as_type})"
     return None
