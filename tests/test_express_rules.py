@@ -120,7 +120,8 @@ def test_cars_need_a_loco_and_freight_trains_keep_one_type() -> None:
     game.push(StartTrain("box-car"))
     game.push(AddCar("mail", 1))
     game.push(AddCar("coach", 1))
-    illegal(game, AddCar("box-car", 1), "one car type only")
+    illegal(game, AddCar("box-car", 1), "freight car cannot follow coach")
+    illegal(game, AddCar("flat-car", 0), "one car type only")
 
 
 def test_caboose_is_third_or_later_and_ends_the_train() -> None:
