@@ -166,12 +166,14 @@ class TrainlineGame:
         self.phase = Phase.MAIN
         self.pending: Attack | None = None
         self.winners: frozenset[int] = frozenset()
+        self.turns_begun = 0
         self._reach: dict[tuple[int, int, int], set[Cell]] = {}
         self._begin_turn(self.setup.first)
 
     # ----- turn bookkeeping ----------------------------------------------------------------
 
     def _begin_turn(self, seat: int) -> None:
+        self.turns_begun += 1
         self.current = seat
         self.target = self._after(seat)
         self.boardings = 0
