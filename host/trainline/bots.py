@@ -47,8 +47,8 @@ def _worth(game: TrainlineGame, move: Move) -> float:
             return -50 if in_aisle else 60
         case Board():
             return -50 if in_aisle else 40
-        case Exit():
-            return 50
+        case Exit(_, seats):
+            return 50 if seats else -20
         case Eccentric():
             return 30
         case PlayExpress():

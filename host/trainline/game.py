@@ -335,9 +335,12 @@ class TrainlineGame:
                     self._walk(seat, cell, steps - 1, left, seen | {near, cell}, found)
 
     def _can_move_at_all(self, seat: int) -> bool:
+        """Ruling: a pawn is blocked when, without Excuse Me, it can at best join an opposing
+        pawn's aisle space (and so never get past it)."""
         most = 2 * max(card.number for card in self.cards.numbers.values()) + (
             self.cards.motion_plus)
-        return any(self.landings(seat, steps, 0) for steps in range(1, most + 1))
+        return any(not self._occupied(cell, seat)
+                   for steps in range(1, most + 1) for cell in self.landings(seat, steps, 0))
 
     # ----- legality ------------------------------------------------------------------------
 
