@@ -278,7 +278,7 @@ def test_a_blocked_pawn_costs_the_blocker_seated_pawns_after_two_turns() -> None
     for cell in ((1, 9), (1, 10), (2, 10)):
         game.players[1].seated.append(cell)
         game.players[1].supply -= 1
-    for turn in range(BLOCKED_TURNS_ALLOWED + 1):
+    for _ in range(BLOCKED_TURNS_ALLOWED + 1):
         assert len(game.players[1].seated) == 3
         game.push(EndTurn())
         game.push(EndTurn())

@@ -310,8 +310,6 @@ class ExpressGame:
         if (move.as_type is not None) != (move.card == WILD):
             return "say what a Wild Car is played as (and only for a Wild Car)"
         train = me.trains[move.train]
-        if move.card == WILD and not train.cars:
-            return "a Wild Car cannot be the only car on a train: play it behind another car"
         car = Car(move.card, move.as_type or move.card)
         reason = why_car_cannot_follow(train, car, self.cards)
         if reason is not None:

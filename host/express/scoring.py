@@ -73,7 +73,8 @@ def winners(scores: Sequence[SeatScore]) -> list[int]:
     return [seat for seat, score in enumerate(scores) if score.total == best]
 
 
-def _train_from(data: Any, where: str, cards: ExpressCards) -> Train:
+def train_from_json(data: Any, where: str, cards: ExpressCards, check: bool = True) -> Train:
+    """A train from its JSON description; ``check`` also enforces the car-order rules."""
     if not isinstance(data, dict) or not isinstance(data.get("cars", []), list):
         raise BadInputError(f'{where}: a train is {{"loco": ..., "cars": [...]}}')
     loco = data.get("loco", "face-down")
@@ -89,14 +90,16 @@ def _train_from(data: Any, where: str, cards: ExpressCards) -> Train:
         if card == WILD and not as_type:
             raise BadInputError(f"{where}, car {position}: say what the Wild Car is, 'wild:coach'")
         car = Car(card, as_type or card)
-        reason = why_car_cannot_follow(train, car, cards)
+        reason = why_car_cannot_follow(train, car, cards) if check else None
         if reason is not None:
             raise BadInputError(f"{where}, car {position}: {reason}")
         train = Train(train.loco, train.diesel, (*train.cars, car))
     return train
 
 
-def _cards_of(data: Any, where: str, kinds: tuple[Kind, ...], cards: ExpressCards) -> list[str]:
+def cards_from_json(data: Any, where: str, kinds: tuple[Kind, ...],
+                    cards: ExpressCards) -> list[str]:
+    """A list of card names, each of one of ``kinds``."""
     if not isinstance(data, list) or not all(isinstance(name, str) for name in data):
         raise BadInputError(f"{where}: a list of card names")
     for name in data:
@@ -121,11 +124,12 @@ def parse_table(text: str, cards: ExpressCards | None = None) -> list[SeatTable]
         if not isinstance(seat, dict) or not isinstance(seat.get("trains", []), list):
             raise BadInputError(f'{where}: needs "trains" (a list)')
         trains = tuple(
-            _train_from(train, f"{where}, train {number}", cards)
+            train_from_json(train, f"{where}, train {number}", cards)
             for number, train in enumerate(seat.get("trains", []))
         )
-        way_cars = _cards_of(seat.get("way_cars", []), f"{where}, way_cars", (Kind.WAYCAR,), cards)
-        hand = _cards_of(seat.get("hand", []), f"{where}, hand", tuple(Kind), cards)
+        way_cars = cards_from_json(seat.get("way_cars", []), f"{where}, way_cars",
+                                   (Kind.WAYCAR,), cards)
+        hand = cards_from_json(seat.get("hand", []), f"{where}, hand", tuple(Kind), cards)
         name = seat.get("name", f"seat {index}")
         table.append(SeatTable(str(name), trains, tuple(way_cars), tuple(hand)))
     return table

@@ -70,7 +70,7 @@ def why_car_cannot_follow(train: Train, car: Car, cards: ExpressCards) -> str | 
     if kind is Kind.WILD and cards.kind(car.as_type) not in (Kind.FREIGHT, Kind.PASSENGER):
         return f"a Wild Car cannot be played as {car.as_type}"
     if not train.cars:
-        return None
+        return "a Wild Car cannot be the only car on a train" if kind is Kind.WILD else None
     last = train.cars[-1]
     if last.card == WILD and len(train.cars) > WILD_TRANSITION_AFTER:
         return None
