@@ -1,13 +1,17 @@
-"""Command-line adapter for Train Line Chicago: ``conductor demo trainline``."""
+"""Command-line adapter for Train Line Chicago: ``conductor demo|referee trainline``."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import TextIO
 
+from host.errors import BadInputError
 from host.trainline import bots
 from host.trainline.game import PAWNS, Phase, TrainlineGame
 from host.trainline.moves import Accept, Rebel, describe
+from host.trainline.referee import judge_lines
 from host.turns import TurnIndicator
 
 
@@ -39,4 +43,15 @@ def demo(seed: int, players: int, out: TextIO) -> int:
             turn, actor, begun, words = turn + 1, game.current, game.turns_begun, []
     names = ", ".join(f"seat {seat}" for seat in sorted(game.winners))
     print(f"winner: {names}, every pawn seated", file=out)
+    return 0
+
+
+def referee(path: Path, out: TextIO) -> int:
+    """Judge a recorded game's action lines (see docs/trainline.md)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise BadInputError(f"cannot read {path}: {error}") from None
+    for verdict in judge_lines(lines):
+        print(json.dumps(verdict), file=out)
     return 0
