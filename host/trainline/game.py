@@ -100,7 +100,6 @@ class Player:
     actions: list[str]
     supply: int
     tokens: int = DISCARD_TOKENS
-    waiting: Cell | None = None
     missed: Cell | None = None
     aisle: Cell | None = None
     seated: list[Cell] = field(default_factory=list)
@@ -108,8 +107,8 @@ class Player:
     skips: int = 0
 
     def off_train(self) -> int:
-        """Pawns not on the train (supply, start space, missed-train space)."""
-        return self.supply + (self.waiting is not None) + (self.missed is not None)
+        """Pawns not on the train (in the supply or on the missed-train space)."""
+        return self.supply + (self.missed is not None)
 
 
 @dataclass(frozen=True)
@@ -465,9 +464,7 @@ class TrainlineGame:
             return f"{move.start} is not a start space"
         if me.missed is not None:
             return "your pawn that missed the train enters first"
-        if me.waiting is not None and me.waiting != move.start:
-            return f"your waiting pawn stands at {me.waiting}"
-        if me.waiting is None and not me.supply:
+        if not me.supply:
             return "no pawn left to board"
         return None
 
@@ -591,19 +588,15 @@ class TrainlineGame:
             self._end_turn()
 
     def _take_off_train(self, me: Player) -> None:
-        """Use a pawn that is not on the train: from the start space, then missed, then supply."""
-        if me.waiting is not None:
-            me.waiting = None
-        elif me.missed is not None:
+        """Use a pawn that is not on the train: the one that missed the train, else the supply."""
+        if me.missed is not None:
             me.missed = None
         else:
             me.supply -= 1
 
     def _board(self, move: Board | UsePass, me: Player) -> None:
         self.boardings += 1
-        if me.waiting is None:
-            me.supply -= 1
-        me.waiting = None
+        me.supply -= 1
         if isinstance(move, Board) and not move.doors_open:
             me.missed = move.start
             self._end_turn()

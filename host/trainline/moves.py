@@ -17,7 +17,7 @@ Cell = tuple[int, int]
 
 @dataclass(frozen=True)
 class Board:
-    """Put a pawn on a start space (or use the one waiting there) and roll the boarding die."""
+    """Put a pawn on a start space and roll the boarding die (one action)."""
 
     start: Cell
     """The start space."""
