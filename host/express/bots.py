@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from host.express.cards import WILD
 from host.express.game import HAND_LIMIT, ExpressGame, Phase
 from host.express.moves import (
     Accept,
@@ -35,7 +36,7 @@ def _worth(game: ExpressGame, move: Move) -> float:
             fits = any(
                 game.why_illegal(AddCar(top, train)) is None
                 for train in range(len(game.seats[game.current].trains))
-            ) if top != "wild" else True
+            ) if top != WILD else True
             return 5 if fits else 0
         case Discard(card) if len(hand) == 1:
             return 1000

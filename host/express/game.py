@@ -278,9 +278,9 @@ class ExpressGame:
         if self.phase is not Phase.RESPONSE or self.pending is None:
             return "no Disaster waits for an answer"
         if isinstance(move, Protect):
-            way_car = self.cards.way_car_for(_disaster_card(self.pending))
+            way_car = self.cards.way_car_for(_ending_card(self.pending))
             if way_car is None or way_car not in self.seats[self.pending.seat].hand:
-                return f"protecting needs the Way Car against {_disaster_card(self.pending)}"
+                return f"protecting needs the Way Car against {_ending_card(self.pending)}"
         return None
 
     def _why_illegal_play(self, move: Move, me: Seat) -> str | None:
@@ -450,7 +450,7 @@ class ExpressGame:
         assert pending is not None
         victim = self.seats[pending.seat]
         if isinstance(move, Protect):
-            way_car = self.cards.way_car_for(_disaster_card(pending))
+            way_car = self.cards.way_car_for(_ending_card(pending))
             assert way_car is not None
             victim.hand.remove(way_car)
             victim.way_cars.append(way_car)
@@ -568,10 +568,6 @@ def _why_cannot_go_out(trains: Sequence[Train]) -> str | None:
 def _card_of(move: Move) -> str | None:
     card = getattr(move, "card", None)
     return card if isinstance(card, str) else None
-
-
-def _disaster_card(move: Disaster) -> str:
-    return _ending_card(move)
 
 
 _ENDING_CARDS: dict[type, str] = {
