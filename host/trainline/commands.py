@@ -11,6 +11,7 @@ from host.errors import BadInputError
 from host.trainline import bots
 from host.trainline.game import PAWNS, Phase, TrainlineGame
 from host.trainline.moves import Accept, Rebel, describe
+from host.trainline.observer import judge_observations
 from host.trainline.referee import judge_lines
 from host.turns import TurnIndicator
 
@@ -47,11 +48,14 @@ def demo(seed: int, players: int, out: TextIO) -> int:
 
 
 def referee(path: Path, out: TextIO) -> int:
-    """Judge a recorded game's action lines (see docs/trainline.md)."""
+    """Judge camera observations, or a record's action lines (see docs/trainline.md)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
         raise BadInputError(f"cannot read {path}: {error}") from None
-    for verdict in judge_lines(lines):
+    # A record starts with its set-up ("game": "trainline"); observations with "seats".
+    first = next((line for line in lines if line.strip()), "")
+    judge = judge_lines if '"game"' in first else judge_observations
+    for verdict in judge(lines):
         print(json.dumps(verdict), file=out)
     return 0

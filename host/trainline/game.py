@@ -409,7 +409,7 @@ class TrainlineGame:
         if self.phase is Phase.RESPONSE:
             return f"seat {self.acting_seat} must first answer the attack"
         me = self.players[self.current]
-        card = _action_card(move)
+        card = action_card(move)
         if card is not None and card not in me.actions:
             return f"{card} is not in your hand"
         if isinstance(move, Board | UsePass):
@@ -518,7 +518,7 @@ class TrainlineGame:
 
     def _apply(self, move: Move) -> None:
         me = self.players[self.current]
-        card = _action_card(move)
+        card = action_card(move)
         if card is not None:
             self._spend(card)
         if isinstance(move, Board | UsePass):
@@ -577,7 +577,7 @@ class TrainlineGame:
             for cell in move.seats:
                 self._take_off_train(me)
                 me.seated.append(cell)
-        card = _action_card(move)
+        card = action_card(move)
         assert card is not None
         self._after_action(card)
 
@@ -620,7 +620,7 @@ class TrainlineGame:
             self._attack_strikes(attack, victim)
         self.pending = None
         self.phase = Phase.MAIN
-        self._after_action(_action_card(attack) or TAKE_A_SEAT)
+        self._after_action(action_card(attack) or TAKE_A_SEAT)
 
     def _attack_strikes(self, attack: Attack, victim: Player) -> None:
         me = self.players[self.current]
@@ -711,8 +711,8 @@ _CARD_OF: dict[type, str] = {
 }
 
 
-def _action_card(move: Move) -> str | None:
-    """The action card a move plays from hand, if any (movement cards are checked apart)."""
+def action_card(move: Move) -> str | None:
+    """The action card a move plays from hand, if any (a move's cards are counted apart)."""
     if isinstance(move, Exit | Enter):
         return move.card
     return _CARD_OF.get(type(move))

@@ -1,9 +1,9 @@
-"""The Train Line Chicago referee, over a recorded game's actions.
+"""The Train Line Chicago referee over a recorded game's actions (a record, not a camera).
 
-The camera cannot see hands, so this referee judges the action lines of a record (the set-up
-line with both decks, then one action per line, the boarding die's outcome included, as the
-board reports it): each line gets a verdict. An illegal action is reported with its reason and
-left out, so play can go on from the last legal state. See ``docs/trainline.md``.
+Given a record (the set-up line with both decks, then one action per line, the boarding die's
+outcome included, as the board reports it), each action line gets a verdict. An illegal action
+is reported with its reason and left out, so play can go on from the last legal state. Camera
+observations are judged by ``host.trainline.observer``. See ``docs/trainline.md``.
 """
 
 from __future__ import annotations
