@@ -27,8 +27,6 @@ ACTION_TYPES = (EXIT_1X, EXIT_2X, EXPRESS, REVERSE, ECCENTRIC, PAN_HANDLER, PLUS
                 ENTER_1X, ENTER_2X, EXCUSE_ME, U_PASS, ADVANCED_MOTION, TAKE_A_SEAT, REBEL)
 #: Cards that let a pawn get past one seated passenger or opposing pawn.
 PASS_CARDS = (EXCUSE_ME, REBEL)
-#: Action cards a Rebel Passenger can nullify (they take a pawn from a seat or a card from hand).
-REBEL_STOPS = (EXIT_1X, EXIT_2X, ECCENTRIC, PAN_HANDLER, TAKE_A_SEAT)
 
 
 @dataclass(frozen=True)

@@ -139,6 +139,7 @@ Move = (
     Board | UsePass | MoveAlong | PlayExpress | PlayReverse | Exit | Eccentric | PanHandle
     | PlusDiscard | Enter | TakeSeat | UseToken | EndTurn | Rebel | Accept
 )
+#: Action cards a Rebel Passenger can nullify (they take a pawn from a seat or a card from hand).
 Attack = Exit | Eccentric | PanHandle | TakeSeat
 
 ACTIONS: dict[str, type[Move]] = {

@@ -111,10 +111,6 @@ class Layout:
         """Cells where a pawn can be seated (printed passengers excluded)."""
         return sorted(cell for cell, space in self.spaces.items() if space is Space.SEAT)
 
-    def aisles(self) -> list[Cell]:
-        """The aisle cells."""
-        return sorted(cell for cell, space in self.spaces.items() if space is Space.AISLE)
-
 
 def join(first: Tile, second: Tile, how: Join) -> Layout:
     """The layout of two tiles placed together."""
