@@ -5,6 +5,7 @@ Run: python benchmarks/trainline_engine.py [GAMES]   (prints numbers; asserts no
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 import time
@@ -14,6 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from host.trainline import bots
 from host.trainline.game import Phase, TrainlineGame
+from host.trainline.moves import Board, EndTurn
+from host.trainline.observer import cards_played, judge_observations, observation_of
 
 
 def main() -> None:
@@ -44,6 +47,42 @@ def main() -> None:
     t0 = time.perf_counter()
     last.pop()
     print(f"undo by replay of a {length}-move game: {1e3 * (time.perf_counter() - t0):.2f} ms")
+    observe(games=min(games, 20))
+
+
+def observe(games: int) -> None:
+    """Time the observation referee's search on observations of bot games."""
+    count = 0
+    elapsed = 0.0
+    worst = 0.0
+    for seed in range(games):
+        rng = random.Random(seed)
+        game = TrainlineGame.new(2 + seed % 3, rng)
+        lines = [json.dumps({"seats": len(game.players), "first": 0})]
+        played: list[str] = []
+        while game.phase is not Phase.OVER:
+            begun, actor = game.turns_begun, game.current
+            move = bots.choose(game, rng)
+            if isinstance(move, EndTurn):
+                lines.append(json.dumps(observation_of(game, played)))
+                played = []
+            game.push(move)
+            played += cards_played(move)
+            if isinstance(move, Board):
+                lines.append(json.dumps({"event": "roll", "open": move.doors_open}))
+            if isinstance(move, EndTurn):
+                lines.append(json.dumps({"event": "button", "seat": actor}))
+            elif game.turns_begun != begun or game.phase is Phase.OVER:
+                lines.append(json.dumps(observation_of(game, played)))
+                played = []
+        t0 = time.perf_counter()
+        for _ in judge_observations(lines):
+            count += 1
+        spent = time.perf_counter() - t0
+        elapsed += spent
+        worst = max(worst, spent)
+    print(f"observation referee: {count} lines in {elapsed:.2f} s "
+          f"({1e3 * elapsed / count:.1f} ms a line; slowest game {worst:.2f} s)")
 
 
 if __name__ == "__main__":
