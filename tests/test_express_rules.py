@@ -105,7 +105,7 @@ def test_a_turn_starts_with_one_draw_two_from_the_deck_or_the_discard_top() -> N
     assert Counter(game.seats[0].hand)["mail"] == 1 and len(game.seats[0].hand) == 12
     illegal(game, DrawFromDeck(), "already drawn")
     game.discard_pile.append("sleeper")
-    game.current, game.phase = 1, Phase.DRAW
+    game.order.current, game.phase = 1, Phase.DRAW
     game.push(TakeDiscard())
     assert "sleeper" in game.seats[1].hand and not game.discard_pile
 
@@ -194,19 +194,19 @@ def _second_turn(game: ExpressGame, seat: int = 0) -> None:
     for other in game.seats:
         other.turns_taken = 1
         del other.hand[HAND_LIMIT + 1:]
-    game.current, game.phase = seat, Phase.PLAY
+    game.order.current, game.phase = seat, Phase.PLAY
 
 
 def test_turntable_gives_another_turn_then_reverses_play() -> None:
     game = arranged([["turntable"], [], []])
     _second_turn(game)
     game.push(PlayTurntable())
-    assert game.current == 0 and game.direction is Direction.CLOCKWISE
+    assert game.current == 0 and game.order.direction is Direction.CLOCKWISE
     game.push(DrawFromDeck())
     game.push(StartTrain(game.seats[0].hand[0]))
     game.push(StartTrain(game.seats[0].hand[0]))
     game.push(Discard(game.seats[0].hand[0]))
-    assert game.current == 2 and game.direction is Direction.COUNTERCLOCKWISE
+    assert game.current == 2 and game.order.direction is Direction.COUNTERCLOCKWISE
 
 
 def test_derailment_costs_the_next_turn_unless_a_boom_answers() -> None:
@@ -298,7 +298,7 @@ def test_a_disaster_played_when_going_out_has_no_effect() -> None:
     game.seats[0].hand[:] = ["derailment"]
     give_trains(game, 0, ["coach"] * 5, ["box-car"] * 4)
     game.push(Derail(1))
-    assert game.phase is Phase.OVER and game.seats[1].lost_turns == 0
+    assert game.phase is Phase.OVER and game.order.lost[1] == 0
 
 
 def test_undo_replays_the_record_without_the_last_move() -> None:

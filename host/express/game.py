@@ -52,7 +52,8 @@ from host.express.moves import (
 )
 from host.express.scoring import SeatScore, SeatTable, score_seat, winners
 from host.express.trains import SCORING_CARS, Car, Train, why_car_cannot_follow
-from host.turns import Direction, TurnIndicator
+from host.express.turn_order import TurnOrder
+from host.turns import TurnIndicator
 
 MIN_PLAYERS = 2
 #: Ruling: the rulebook names no maximum; six hands of ten leave 28 cards to draw from.
@@ -97,7 +98,6 @@ class Seat:
     trains: list[Train] = field(default_factory=list)
     way_cars: list[str] = field(default_factory=list)
     turns_taken: int = 0
-    lost_turns: int = 0
 
 
 @dataclass(frozen=True)
@@ -151,11 +151,8 @@ class ExpressGame:
         self.draw_pile = list(reversed(deck[self.setup.players * HAND_SIZE:]))
         self.discard_pile: list[str] = []
         self.special_discards: list[str] = []
-        self.current = self.setup.first
-        self.direction = Direction.CLOCKWISE
+        self.order = TurnOrder(self.setup.players, self.setup.first)
         self.phase = Phase.DRAW
-        self.extra_turns = 0
-        self.pending_reversals = 0
         self.pending: Disaster | None = None
         self.went_out: int | None = None
 
@@ -165,6 +162,11 @@ class ExpressGame:
     def players(self) -> int:
         """How many seats play."""
         return self.setup.players
+
+    @property
+    def current(self) -> int:
+        """The seat on turn."""
+        return self.order.current
 
     @property
     def acting_seat(self) -> int | None:
@@ -181,8 +183,8 @@ class ExpressGame:
         return TurnIndicator(
             seats=self.players,
             on_turn=self.acting_seat,
-            direction=self.direction,
-            skipped=frozenset(i for i, seat in enumerate(self.seats) if seat.lost_turns > 0),
+            direction=self.order.direction,
+            skipped=self.order.skipped(),
             winners=frozenset(winners(self.scores())) if over else frozenset(),
         )
 
@@ -437,8 +439,7 @@ class ExpressGame:
         if not me.hand:  # going out: the card has no effect
             self._end_turn()
         elif isinstance(move, PlayTurntable):
-            self.extra_turns += 1
-            self.pending_reversals += 1
+            self.order.turntable()
             self._end_turn()
         else:
             assert isinstance(move, BreakCar | Steal | SwitchEngines | Derail | Wreck)
@@ -461,7 +462,7 @@ class ExpressGame:
 
     def _disaster_strikes(self, move: Disaster, me: Seat, victim: Seat) -> None:
         if isinstance(move, Derail):
-            victim.lost_turns += 1
+            self.order.derail(move.seat)
         elif isinstance(move, Wreck):
             train = victim.trains.pop(move.train)
             self.special_discards.append(train.loco)
@@ -492,26 +493,8 @@ class ExpressGame:
             self.phase = Phase.OVER
         elif DRAW_PILE_EMPTY_ENDS_HAND and not self.draw_pile:
             self.phase = Phase.OVER
-        elif self.extra_turns:
-            self.extra_turns -= 1
         else:
-            if self.pending_reversals % 2:
-                self.direction = (Direction.COUNTERCLOCKWISE
-                                  if self.direction is Direction.CLOCKWISE
-                                  else Direction.CLOCKWISE)
-            self.pending_reversals = 0
-            self.current = self.next_seat()
-
-    def next_seat(self) -> int:
-        """The seat after the current one in the direction of play, using up lost turns."""
-        step = 1 if self.direction is Direction.CLOCKWISE else -1
-        seat = self.current
-        while True:
-            seat = (seat + step) % self.players
-            if self.seats[seat].lost_turns:
-                self.seats[seat].lost_turns -= 1
-                continue
-            return seat
+            self.order.pass_turn()
 
     # ----- records -------------------------------------------------------------------------
 

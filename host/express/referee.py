@@ -39,6 +39,7 @@ from host.express.game import (
 )
 from host.express.scoring import cards_from_json, train_from_json
 from host.express.trains import SCORING_CARS, Train, why_car_cannot_follow
+from host.express.turn_order import TurnOrder
 
 Verdict = dict[str, Any]
 _NEED_TARGET = "Derailment: press the button of the seat that loses its turn"
@@ -115,11 +116,7 @@ class ExpressReferee:
     def __init__(self, seats: int, first: int, cards: ExpressCards | None = None) -> None:
         self.cards = cards or standard_cards()
         self.seats = seats
-        self.current = first
-        self.step = 1
-        self.lost = [0] * seats
-        self.extra = 0
-        self.reversals = 0
+        self.order = TurnOrder(seats, first)
         self.turns_taken = [0] * seats
         self.over = False
         self.table = Observation(tuple(() for _ in range(seats)), tuple(() for _ in range(seats)),
@@ -127,6 +124,11 @@ class ExpressReferee:
         self.needs_target: tuple[Observation, _Turn] | None = None
         self.last_seen = self.table
         self.draw_pile = len(deck_for(seats, self.cards)) - HAND_SIZE * seats
+
+    @property
+    def current(self) -> int:
+        """The seat on turn."""
+        return self.order.current
 
     def judge(self, data: Any) -> Verdict:
         """The verdict on one line: an observation, or a board event naming a target."""
@@ -192,21 +194,10 @@ class ExpressReferee:
             return {"verdict": "win", "seat": None, "move": move, "next_seat": None,
                     "reason": "the draw pile is empty: the hand is over, score the table"}
         if turn.ending == TURNTABLE:
-            self.extra += 1
-            self.reversals += 1
+            self.order.turntable()
         if turn.ending == DERAILMENT and not turn.protected and turn.target is not None:
-            self.lost[turn.target] += 1
-        if self.extra:
-            self.extra -= 1
-        else:
-            if self.reversals % 2:
-                self.step = -self.step
-            self.reversals = 0
-            seat = (actor + self.step) % self.seats
-            while self.lost[seat]:
-                self.lost[seat] -= 1
-                seat = (seat + self.step) % self.seats
-            self.current = seat
+            self.order.derail(turn.target)
+        self.order.pass_turn()
         return {"verdict": "move", "seat": actor, "move": move, "next_seat": self.current}
 
     # ----- reading a turn from two tables ---------------------------------------------------
