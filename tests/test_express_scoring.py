@@ -119,3 +119,23 @@ def test_score_command_exits_2_on_a_bad_file(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", "express", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+FIXTURE = Path(__file__).parent / "fixtures" / "express" / "table.json"
+
+
+def test_the_documented_example_table_scores_with_its_breakdown(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "express", str(FIXTURE), "--json"]) == 0
+    ann, bo = json.loads(capsys.readouterr().out)["seats"]
+    complete = value("mail", "coach", "dome", "sleeper", "observation")
+    # DIESEL, CONSIST and COMPLETE each double the passenger train: x8.
+    assert ann["trains"][0]["bonuses"] == ["DIESEL", "CONSIST", "COMPLETE"]
+    assert ann["trains"][0]["total"] == complete * 8
+    assert ann["trains"][2]["total"] == 0  # two cars score nothing
+    assert ann["total"] == complete * 8 + value("reefer") * 3 + value("caboose") + 5 - value(
+        "box-car")
+    # Six Coaches: DAYLIGHT EXPRESS (one type only, so no CONSIST); the Caboose cancels CONSIST.
+    assert bo["trains"][0]["bonuses"] == ["DAYLIGHT EXPRESS"]
+    assert bo["trains"][1]["cancelled_by_caboose"] == ["CONSIST"]
+    assert bo["hand"] == -value("wreck", "auto-carrier")
