@@ -300,6 +300,7 @@ def test_seating_the_last_pawn_wins() -> None:
 @pytest.mark.parametrize(
     "move",
     [Board((0, 4), True), MoveAlong(("red-1", "red-2"), True, ("excuse-me",), (2, 3)),
+     MoveAlong(("blue-4",), False, ("excuse-me",), (2, 0), (1, 0)),
      Exit("exit-2x", ((1, 1), (2, 2))), PanHandle(1, "blue-3"), EndTurn()],
 )
 def test_moves_round_trip_through_json(move: object) -> None:
@@ -311,3 +312,19 @@ def test_malformed_actions_are_refused_with_a_reason() -> None:
         move_from_json({"action": "board", "doors_open": True})
     with pytest.raises(BadInputError, match="bad value"):
         move_from_json({"action": "board", "start": [0], "doors_open": True})
+
+
+def test_excuse_me_slides_a_seated_opponent_over_unless_it_sits_by_a_passenger() -> None:
+    game = fresh()
+    _in_aisle(game, 0, (3, 0))
+    game.players[1].seated = [(2, 0), (2, 1)]  # (2, 1) sits next to the passenger at (2, 2)
+    game.players[1].supply -= 2
+    game.players[0].numbers = ["red-1", "red-2"]
+    game.players[0].actions = ["excuse-me", "rebel-passenger"]
+    assert game.slides(0, 1, 0) == {(2, 0)}
+    illegal(game, MoveAlong(("red-1",), False, ("rebel-passenger",), (2, 0), (1, 0)),
+            "takes an Excuse Me")
+    illegal(game, MoveAlong(("red-1",), False, ("excuse-me",), (2, 0), (2, 1)), "empty seat")
+    game.push(MoveAlong(("red-1",), False, ("excuse-me",), (2, 0), (1, 0)))
+    assert game.players[0].seated == [(2, 0)]
+    assert sorted(game.players[1].seated) == [(1, 0), (2, 1)]

@@ -22,6 +22,7 @@ from host.trainline.cards import (
     ECCENTRIC,
     ENTER_1X,
     ENTER_2X,
+    EXCUSE_ME,
     EXIT_1X,
     EXIT_2X,
     EXPRESS,
@@ -390,6 +391,10 @@ class TrainlineGame:
                 steps = self._steps(numbers, motion)
                 for cell in sorted(self.landings(self.current, steps, used)):
                     yield MoveAlong(numbers, motion, spent, cell)
+                if EXCUSE_ME in spent:
+                    for cell in sorted(self.slides(self.current, steps, used - 1)):
+                        for over in self.layout.links[cell]:
+                            yield MoveAlong(numbers, motion, spent, cell, over)
 
     def _steps(self, numbers: Sequence[str], motion: bool) -> int:
         return sum(self.cards.numbers[n].number for n in numbers) + (
@@ -485,9 +490,38 @@ class TrainlineGame:
                 move.passes.count(c) > me.actions.count(c) for c in move.passes):
             return "get past others only with Excuse Me or Rebel Passenger cards you hold"
         steps = self._steps(move.numbers, move.motion)
+        if move.slide_to is not None:
+            return self._why_cannot_slide(move, steps)
         if move.to not in self.landings(self.current, steps, len(move.passes)):
             return f"no way of exactly {steps} space(s) to {move.to}"
         return None
+
+    def _why_cannot_slide(self, move: MoveAlong, steps: int) -> str | None:
+        if EXCUSE_ME not in move.passes:
+            return "sliding a seated pawn over takes an Excuse Me"
+        if move.to not in self.slides(self.current, steps, len(move.passes) - 1):
+            return (f"no way of exactly {steps} space(s) into {move.to}, or its pawn sits "
+                    "next to a passenger")
+        if move.slide_to not in self.layout.links[move.to] or not self._can_seat(move.slide_to):
+            return "a slid pawn moves over to an empty seat beside it"
+        return None
+
+    def slides(self, seat: int, steps: int, passes: int) -> set[Cell]:
+        """Opponents' seats the seat's aisle pawn can land in after exactly ``steps`` spaces by
+        sliding their pawn over (Excuse Me): seats not next to a printed passenger."""
+        start = self.players[seat].aisle
+        if start is None:
+            return set()
+        before = {start} if steps == 1 else self.landings(seat, steps - 1, passes)
+        found = set()
+        for cell in self.layout.seats():
+            owner = self.occupant(cell)
+            near = self.layout.links[cell]
+            if owner is None or owner == seat or not before & set(near):
+                continue
+            if all(self.layout.spaces[n] is not Space.PASSENGER for n in near):
+                found.add(cell)
+        return found
 
     # ----- playing -------------------------------------------------------------------------
 
@@ -534,6 +568,11 @@ class TrainlineGame:
             if move.motion:
                 self._spend(ADVANCED_MOTION)
             me.aisle = None
+            if move.slide_to is not None:
+                owner = self.occupant(move.to)
+                assert owner is not None
+                slid = self.players[owner].seated
+                slid[slid.index(move.to)] = move.slide_to
             if self.layout.spaces[move.to] is Space.SEAT:
                 me.seated.append(move.to)
             else:

@@ -44,7 +44,9 @@ class MoveAlong:
     passes: tuple[str, ...]
     """Excuse Me / Rebel Passenger cards spent, each to get past one occupied space."""
     to: Cell
-    """Where the pawn ends: an aisle space or an empty seat."""
+    """Where the pawn ends: an aisle space, an empty seat, or (sliding) an opponent's seat."""
+    slide_to: Cell | None = None
+    """Excuse Me's slide: the empty seat beside ``to`` its seated opponent moves over to."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,7 @@ def move_to_json(move: Move) -> dict[str, Any]:
     """The move as a JSON object; cells become ``[row, col]`` lists."""
     data: dict[str, Any] = {"action": _NAMES[type(move)]}
     for key, value in asdict(move).items():
-        if key in ("start", "to", "cell"):
+        if key in ("start", "to", "cell", "slide_to") and value is not None:
             value = list(value)
         elif key == "seats" and isinstance(value, tuple):
             value = [list(cell) for cell in value]
@@ -175,8 +177,10 @@ def _is_cell(value: Any) -> bool:
 
 
 def _value(name: str, value: Any, kind: type[Move]) -> Any:
-    if name in ("start", "to", "cell") and _is_cell(value):
+    if name in ("start", "to", "cell", "slide_to") and _is_cell(value):
         return (value[0], value[1])
+    if name == "slide_to" and value is None:
+        return None
     if name == "seats" and isinstance(value, list) and all(
             _is_cell(v) for v in value):
         return tuple((v[0], v[1]) for v in value)
@@ -219,10 +223,11 @@ def describe(move: Move) -> str:
                 "open doors, boards" if doors_open else "closed doors, misses the train")
         case UsePass(start):
             return f"boards with a U-Pass at {start}"
-        case MoveAlong(numbers, motion, passes, to):
+        case MoveAlong(numbers, motion, passes, to, slide_to):
             extra = " + Advanced Motion" if motion else ""
-            past = f", getting past {len(passes)} with {', '.join(passes)}" if passes else ""
-            return f"moves with {', '.join(numbers) or 'nothing'}{extra}{past} to {to}"
+            past = f", spending {', '.join(passes)}" if passes else ""
+            slide = f", sliding the pawn there to {slide_to}" if slide_to else ""
+            return f"moves with {', '.join(numbers) or 'nothing'}{extra}{past} to {to}{slide}"
         case PlayExpress():
             return "plays Express"
         case PlayReverse():
