@@ -1,6 +1,7 @@
 """Express, the rummy-style train-building card game (Darwin Bromley, Mayfair 1990; 2024).
 
-``cards`` reads the deck data, ``moves`` names what a player can do, ``scoring`` scores a table,
-``game`` holds the rules of a hand, ``bots`` plays seeded demo games and ``commands`` is the
-command-line adapter. See ``docs/express.md`` for the rulings the rulebook leaves open.
+``cards`` reads the deck data, ``trains`` the car-order rules and train scores, ``scoring`` scores
+a table, ``moves`` names what a player can do, ``turn_order`` keeps Turntables and Derailments,
+``game`` holds the rules of a hand, ``referee`` judges table observations, ``bots`` plays seeded
+demo games and ``commands`` is the command-line adapter. Rulings: ``docs/express.md``.
 """
