@@ -340,3 +340,16 @@ def test_a_record_with_an_illegal_line_names_the_line() -> None:
     lines = [*game.record_lines(), '{"action": "discard", "card": "box-car"}']
     with pytest.raises(BadInputError, match="line 2: draw first"):
         ExpressGame.from_record_lines(lines)
+
+
+def test_a_card_drawn_into_an_empty_hand_may_be_discarded_without_going_out() -> None:
+    game = arranged([["derailment"], ["boom"]])
+    _second_turn(game)
+    game.push(Derail(1))
+    game.seats[1].hand[:] = ["boom"]
+    game.push(Protect())  # seat 1 answers with its last card
+    assert game.seats[1].hand == [] and game.current == 1
+    game.discard_pile.append("mail")
+    game.push(TakeDiscard())
+    game.push(Discard("mail"))
+    assert game.phase is Phase.DRAW and game.went_out is None and game.current == 0

@@ -324,7 +324,7 @@ class ExpressGame:
         """A play may leave one card in hand only if discarding it then goes out."""
         if len(me.hand) < 2:
             return "keep a card to discard at the end of your turn"
-        if len(me.hand) == 2 and _why_cannot_go_out(trains) is not None:
+        if len(me.hand) == 2 and why_cannot_go_out(trains) is not None:
             return "keep two cards: with one left you must go out, and you could not"
         return None
 
@@ -336,7 +336,10 @@ class ExpressGame:
             return "no Disaster or Turntable on a player's first turn"
         left = len(me.hand) - 1
         if not left:
-            return _why_cannot_go_out(me.trains)
+            # Ruling: plays never leave one card unless it goes out, so a last card that cannot
+            # go out was drawn into an empty hand (its last card answered a Disaster): it may be
+            # discarded, and the hand goes on.
+            return None if isinstance(move, Discard) else why_cannot_go_out(me.trains)
         if isinstance(move, Steal) and move.onto is None:
             left += 1
         if left > HAND_LIMIT:
@@ -488,7 +491,7 @@ class ExpressGame:
         me = self.seats[self.current]
         me.turns_taken += 1
         self.phase = Phase.DRAW
-        if not me.hand:
+        if not me.hand and why_cannot_go_out(me.trains) is None:
             self.went_out = self.current
             self.phase = Phase.OVER
         elif DRAW_PILE_EMPTY_ENDS_HAND and not self.draw_pile:
@@ -538,7 +541,8 @@ def _loads(line: str, number: int) -> dict[str, Any]:
     return data
 
 
-def _why_cannot_go_out(trains: Sequence[Train]) -> str | None:
+def why_cannot_go_out(trains: Sequence[Train]) -> str | None:
+    """Why a player with these trains cannot go out, or None if they can."""
     lengths = sorted((len(train.cars) for train in trains), reverse=True)
     if any(length < SCORING_CARS for length in lengths):
         return f"going out: every train needs {SCORING_CARS}+ cars"

@@ -30,15 +30,14 @@ from host.express.cards import (
 from host.express.game import (
     DRAW_COUNT,
     DRAW_PILE_EMPTY_ENDS_HAND,
-    GOING_OUT_LONG,
-    GOING_OUT_SECOND,
     HAND_LIMIT,
     HAND_SIZE,
     ExpressGame,
     deck_for,
+    why_cannot_go_out,
 )
 from host.express.scoring import cards_from_json, train_from_json
-from host.express.trains import SCORING_CARS, Train, why_car_cannot_follow
+from host.express.trains import Train, why_car_cannot_follow
 from host.express.turn_order import TurnOrder
 
 Verdict = dict[str, Any]
@@ -186,7 +185,8 @@ class ExpressReferee:
             self.draw_pile -= min(DRAW_COUNT, self.draw_pile)
         move = {"plays": turn.plays, "new_trains": turn.new_trains, "ending": turn.ending,
                 "target": turn.target, "protected": turn.protected, "discard": seen.discard}
-        if seen.hands is not None and seen.hands[actor] == 0:
+        if seen.hands is not None and seen.hands[actor] == 0 and (
+                why_cannot_go_out(seen.trains[actor]) is None):
             self.over = True
             return {"verdict": "win", "seat": actor, "move": move, "next_seat": None}
         if DRAW_PILE_EMPTY_ENDS_HAND and not self.draw_pile:
@@ -307,11 +307,9 @@ class ExpressReferee:
             raise IllegalTable(f"hands should hold {expected} cards, not {list(seen.hands)}")
         if expected[actor] > HAND_LIMIT:
             raise IllegalTable(f"hand limit: at most {HAND_LIMIT} cards after the discard")
-        if expected[actor] == 0:
-            lengths = sorted((len(t.cars) for t in seen.trains[actor]), reverse=True)
-            if any(n < SCORING_CARS for n in lengths) or len(lengths) < 2 or (
-                    lengths[0] < GOING_OUT_LONG or lengths[1] < GOING_OUT_SECOND):
-                raise IllegalTable("going out needs a 5+ and a 4+ car train and no short train")
+        reason = why_cannot_go_out(seen.trains[actor])
+        if expected[actor] == 0 and reason is not None and (turn.plays or turn.ending != "discard"):
+            raise IllegalTable(reason)  # only a card drawn into an empty hand may go unmatched
 
 
 def _align(old: Sequence[Train], new: Sequence[Train]) -> list[int | None] | None:
