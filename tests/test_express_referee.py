@@ -15,16 +15,19 @@ from host.errors import BadInputError
 from host.express.game import ExpressGame, Phase
 from host.express.moves import Accept, Derail
 from host.express.referee import judge_lines, observation_of
+from host.turns import TurnIndicator
 from tests.test_express_properties import pick
 
+Expected = tuple[str, TurnIndicator | None]
 
-def recorded_hand(seed: int, players: int) -> tuple[list[str], list[tuple[str, int | None]]]:
+
+def recorded_hand(seed: int, players: int) -> tuple[list[str], list[Expected]]:
     """Observations of a random engine hand (with mid-turn looks and the board buttons a real
-    table needs), and the verdict kind and next seat the referee should give for each line."""
+    table needs), and the verdict kind and seat lights the referee should give for each line."""
     rng = random.Random(seed)
     game = ExpressGame.new(players, rng)
     lines = [json.dumps({"seats": players, "first": 0})]
-    expected: list[tuple[str, int | None]] = []
+    expected: list[Expected] = []
     last = json.dumps(observation_of(game))
     derailed: int | None = None
     while game.phase is not Phase.OVER:
@@ -42,7 +45,7 @@ def recorded_hand(seed: int, players: int) -> tuple[list[str], list[tuple[str, i
                 lines.append(json.dumps({"event": "button", "seat": derailed}))
                 expected.append(("waiting", None))
             over = game.phase is Phase.OVER
-            expected.append(("win" if over else "move", game.turn_indicator().on_turn))
+            expected.append(("win" if over else "move", game.turn_indicator()))
             derailed = None
         elif game.phase is Phase.PLAY and rng.random() < 0.2:
             lines.append(json.dumps(observation_of(game)))
@@ -56,10 +59,12 @@ def test_the_referee_follows_every_legal_hand(seed: int, players: int) -> None:
     lines, expected = recorded_hand(seed, players)
     verdicts = list(judge_lines(lines))
     assert len(verdicts) == len(expected)
-    for verdict, (kind, following) in zip(verdicts, expected, strict=True):
+    for verdict, (kind, lights) in zip(verdicts, expected, strict=True):
         assert verdict["verdict"] == kind, verdict
-        if kind == "move":
-            assert verdict["next_seat"] == following
+        if kind == "move" and lights is not None:
+            assert verdict["next_seat"] == lights.on_turn
+            assert verdict["direction"] == lights.direction.value
+            assert verdict["skipped"] == sorted(lights.skipped)
 
 
 def _table(**changes: object) -> str:

@@ -16,15 +16,18 @@ from host.trainline import bots
 from host.trainline.game import Phase, TrainlineGame
 from host.trainline.moves import Board, EndTurn
 from host.trainline.observer import cards_played, judge_observations, observation_of
+from host.turns import TurnIndicator
+
+Expected = tuple[str, TurnIndicator | None]
 
 
-def observed_game(seed: int, players: int) -> tuple[list[str], list[tuple[str, int | None]]]:
+def observed_game(seed: int, players: int) -> tuple[list[str], list[Expected]]:
     """Observations of a bot game after every turn (die rolls and buttons from the board), and
-    the verdict kind and next seat the referee should give for each line."""
+    the verdict kind and seat lights the referee should give for each line."""
     rng = random.Random(seed)
     game = TrainlineGame.new(players, rng)
     lines = [json.dumps({"seats": players, "first": 0})]
-    expected: list[tuple[str, int | None]] = []
+    expected: list[Expected] = []
     played: list[str] = []
     while game.phase is not Phase.OVER:
         begun, actor = game.turns_begun, game.current
@@ -40,12 +43,12 @@ def observed_game(seed: int, players: int) -> tuple[list[str], list[tuple[str, i
             expected.append(("waiting", None))
         if isinstance(move, EndTurn):
             lines.append(json.dumps({"event": "button", "seat": actor}))
-            expected.append(("move", game.acting_seat))
+            expected.append(("move", game.turn_indicator()))
         elif game.turns_begun != begun or game.phase is Phase.OVER:
             lines.append(json.dumps(observation_of(game, played)))
             played = []
             over = game.phase is Phase.OVER
-            expected.append(("win" if over else "move", game.acting_seat))
+            expected.append(("win" if over else "move", game.turn_indicator()))
     return lines, expected
 
 
@@ -55,9 +58,11 @@ def test_the_observer_follows_every_legal_game(seed: int, players: int) -> None:
     lines, expected = observed_game(seed, players)
     verdicts = list(judge_observations(lines))
     assert [(v["verdict"]) for v in verdicts] == [kind for kind, _ in expected]
-    for verdict, (kind, following) in zip(verdicts, expected, strict=True):
-        if kind == "move":
-            assert verdict["next_seat"] == following
+    for verdict, (kind, lights) in zip(verdicts, expected, strict=True):
+        if kind == "move" and lights is not None:
+            assert verdict["next_seat"] == lights.on_turn
+            assert verdict["direction"] == lights.direction.value
+            assert verdict["skipped"] == sorted(lights.skipped)
 
 
 def _pawns(**seat0: object) -> list[dict[str, object]]:

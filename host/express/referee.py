@@ -39,6 +39,7 @@ from host.express.game import (
 from host.express.scoring import cards_from_json, train_from_json
 from host.express.trains import Train, why_car_cannot_follow
 from host.express.turn_order import TurnOrder
+from host.turns import TurnIndicator
 
 Verdict = dict[str, Any]
 _NEED_TARGET = "Derailment: press the button of the seat that loses its turn"
@@ -198,7 +199,17 @@ class ExpressReferee:
         if turn.ending == DERAILMENT and not turn.protected and turn.target is not None:
             self.order.derail(turn.target)
         self.order.pass_turn()
-        return {"verdict": "move", "seat": actor, "move": move, "next_seat": self.current}
+        return {"verdict": "move", "seat": actor, "move": move, "next_seat": self.current,
+                **self._lights()}
+
+    def turn_indicator(self) -> TurnIndicator:
+        """What the seat LEDs show now."""
+        return TurnIndicator(seats=self.seats, on_turn=None if self.over else self.current,
+                             direction=self.order.direction, skipped=self.order.skipped())
+
+    def _lights(self) -> dict[str, Any]:
+        shown = self.turn_indicator()
+        return {"direction": shown.direction.value, "skipped": sorted(shown.skipped)}
 
     # ----- reading a turn from two tables ---------------------------------------------------
 

@@ -130,7 +130,7 @@ class TrainlineObserver:
         if self.game.turns_begun == begun:
             return {"verdict": "waiting", "seat": seat, "moves": said}
         return {"verdict": "move", "seat": seat, "moves": said,
-                "next_seat": self.game.acting_seat}
+                "next_seat": self.game.acting_seat, **self._lights()}
 
     def _button(self, seat: Any) -> dict[str, Any]:
         """The seat on turn ends its turn without moving (the table has shown all it did)."""
@@ -139,7 +139,11 @@ class TrainlineObserver:
         self.game.push(EndTurn())
         self.rolls = []
         return {"verdict": "move", "seat": seat, "moves": [move_to_json(EndTurn())],
-                "next_seat": self.game.acting_seat}
+                "next_seat": self.game.acting_seat, **self._lights()}
+
+    def _lights(self) -> dict[str, Any]:
+        shown = self.game.turn_indicator()
+        return {"direction": shown.direction.value, "skipped": sorted(shown.skipped)}
 
     def _copy(self, game: TrainlineGame) -> TrainlineGame:
         shared = {id(game.layout): game.layout, id(game.cards): game.cards}
