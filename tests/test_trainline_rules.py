@@ -8,6 +8,7 @@ import random
 import pytest
 
 from host.errors import BadInputError
+from host.trainline.cards import ACTION_TYPES
 from host.trainline.game import (
     ACTION_HAND,
     BLOCKED_TURNS_ALLOWED,
@@ -328,3 +329,12 @@ def test_excuse_me_slides_a_seated_opponent_over_unless_it_sits_by_a_passenger()
     game.push(MoveAlong(("red-1",), False, ("excuse-me",), (2, 0), (1, 0)))
     assert game.players[0].seated == [(2, 0)]
     assert sorted(game.players[1].seated) == [(1, 0), (2, 1)]
+
+
+def test_the_deck_holds_both_colours_of_1_to_5_and_all_14_action_types() -> None:
+    cards = TrainlineGame.new(2, random.Random(0)).cards
+    assert {(n.colour, n.number) for n in cards.numbers.values()} == {
+        (colour, number) for colour in ("red", "blue") for number in range(1, 6)}
+    assert set(cards.ends_turn) == set(ACTION_TYPES)
+    assert [name for name, ends in cards.ends_turn.items() if ends] == [
+        "exit-1x", "exit-2x", "enter-1x", "enter-2x"]
