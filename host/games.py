@@ -31,6 +31,8 @@ GAMES: dict[str, GameEntry] = {
     for entry in (
         GameEntry("trains", "The Game of Trains", "host.trains.commands"),
         GameEntry("rollecate", "Rollecate", "host.rollecate.commands"),
+        GameEntry("express", "Express", "host.express.commands"),
+        GameEntry("trainline", "Train Line Chicago", "host.trainline.commands"),
     )
 }
 

@@ -1,0 +1,7 @@
+"""Train Line Chicago Edition: seat all your pawns on the train first.
+
+``tiles`` reads the train tiles (data) and joins two into the layout, ``cards`` reads the number
+and action cards, ``moves`` names what a player can do, ``game`` holds the rules, ``observer``
+referees camera observations, ``referee`` referees a record's actions, ``bots`` plays seeded
+demos and ``commands`` is the command-line adapter. Rulings: ``docs/trainline.md``.
+"""

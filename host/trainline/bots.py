@@ -1,0 +1,82 @@
+"""A simple seeded player for demos and tests: greedy, with random tie-breaks and die rolls."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from host.trainline.game import Phase, TrainlineGame, roll_boarding_die
+from host.trainline.moves import (
+    Accept,
+    Board,
+    Eccentric,
+    EndTurn,
+    Enter,
+    Exit,
+    Move,
+    MoveAlong,
+    PanHandle,
+    PlayExpress,
+    PlayReverse,
+    PlusDiscard,
+    Rebel,
+    TakeSeat,
+    UsePass,
+    UseToken,
+)
+from host.trainline.tiles import Space
+
+
+def _worth(game: TrainlineGame, move: Move) -> float:
+    """How much the bot likes a move (higher is better)."""
+    me = game.players[game.current]
+    in_aisle = me.aisle is not None
+    match move:
+        case Rebel():
+            return 100
+        case Accept() | EndTurn():
+            return 0
+        case Enter():
+            return 90
+        case MoveAlong(numbers, motion, passes, to):
+            seat = game.layout.spaces[to] is Space.SEAT
+            return (80 if seat else 20) - len(numbers) - motion - len(passes)
+        case TakeSeat():
+            return 70
+        case UsePass():
+            return -50 if in_aisle else 60
+        case Board():
+            return -50 if in_aisle else 40
+        case Exit(_, seats):
+            return 50 if seats else -20
+        case Eccentric():
+            return 30
+        case PlayExpress():
+            return 25
+        case PlusDiscard():
+            return 15
+        case PanHandle():
+            return 10
+        case PlayReverse():
+            return 5
+        case UseToken():
+            return -5
+    return 0
+
+
+def choose(game: TrainlineGame, rng: random.Random) -> Move:
+    """The bot's move for the seat that must act now; a boarding's die is rolled with ``rng``."""
+    moves = game.legal_moves()
+    best = max(_worth(game, move) for move in moves)
+    move = rng.choice([move for move in moves if _worth(game, move) == best])
+    if isinstance(move, Board):
+        move = replace(move, doors_open=roll_boarding_die(rng))
+    return move
+
+
+def play_out(game: TrainlineGame, rng: random.Random, limit: int = 5000) -> None:
+    """Let bots play to the end (or ``limit`` moves)."""
+    for _ in range(limit):
+        if game.phase is Phase.OVER:
+            return
+        game.push(choose(game, rng))

@@ -1,0 +1,255 @@
+"""What a player can do in Train Line Chicago, one action at a time, and its JSON form.
+
+Cells are ``(row, col)`` of the joined layout. Boarding carries the boarding die's outcome (the
+board rolls it; the engine never rolls). An attack a Rebel Passenger can stop waits for its
+target's answer (``Rebel`` or ``Accept``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, asdict, dataclass, fields
+from typing import Any
+
+from host.errors import BadInputError
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Board:
+    """Put a pawn on a start space and roll the boarding die (one action)."""
+
+    start: Cell
+    """The start space."""
+    doors_open: bool
+    """The die's outcome: open doors (the pawn boards, the turn goes on) or closed (it misses)."""
+
+
+@dataclass(frozen=True)
+class UsePass:
+    """Play a U-Pass: board at a start space without the boarding die."""
+
+    start: Cell
+    """The start space."""
+
+
+@dataclass(frozen=True)
+class MoveAlong:
+    """Move your pawn in the aisle with number cards; this ends the turn."""
+
+    numbers: tuple[str, ...]
+    """The number cards played: one, two of one colour, or two of any with Advanced Motion."""
+    motion: bool
+    """True when an Advanced Motion card adds its plus number (it may also stand alone)."""
+    passes: tuple[str, ...]
+    """Excuse Me / Rebel Passenger cards spent, each to get past one occupied space."""
+    to: Cell
+    """Where the pawn ends: an aisle space, an empty seat, or (sliding) an opponent's seat."""
+    slide_to: Cell | None = None
+    """Excuse Me's slide: the empty seat beside ``to`` its seated opponent moves over to."""
+
+
+@dataclass(frozen=True)
+class PlayExpress:
+    """Express: the next player in the direction of play loses a turn (cannot be stopped)."""
+
+
+@dataclass(frozen=True)
+class PlayReverse:
+    """Reverse: play goes the other way round the table (cannot be stopped)."""
+
+
+@dataclass(frozen=True)
+class Exit:
+    """Exit 1X / 2X: pawns of the next player go from their seats off the train."""
+
+    card: str
+    """``exit-1x`` or ``exit-2x``."""
+    seats: tuple[Cell, ...]
+    """The seats emptied (one or two; fewer if the player has fewer seated pawns)."""
+
+
+@dataclass(frozen=True)
+class Eccentric:
+    """Eccentric Passenger: an opponent's seated pawn moves into the aisle."""
+
+    seat: int
+    """The player targeted."""
+    cell: Cell
+    """The seat of the pawn moved."""
+
+
+@dataclass(frozen=True)
+class PanHandle:
+    """Pan Handler Passenger: take a card from an opponent's hand."""
+
+    seat: int
+    """The player targeted."""
+    card: str
+    """The card taken."""
+
+
+@dataclass(frozen=True)
+class PlusDiscard:
+    """+1 Discard: gain a discard token."""
+
+
+@dataclass(frozen=True)
+class Enter:
+    """Enter 1X / 2X: pawns not on the train go straight into empty seats."""
+
+    card: str
+    """``enter-1x`` or ``enter-2x``."""
+    seats: tuple[Cell, ...]
+    """The empty seats filled."""
+
+
+@dataclass(frozen=True)
+class TakeSeat:
+    """Take A Seat: an opponent's seated pawn goes to the aisle, one of yours takes its seat."""
+
+    seat: int
+    """The player targeted."""
+    cell: Cell
+    """The seat taken over."""
+
+
+@dataclass(frozen=True)
+class UseToken:
+    """Spend a discard token: discard a card and draw one from the same deck."""
+
+    card: str
+    """The card discarded."""
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    """End the turn without moving."""
+
+
+@dataclass(frozen=True)
+class Rebel:
+    """Answer to an attack: a Rebel Passenger nullifies it."""
+
+
+@dataclass(frozen=True)
+class Accept:
+    """Answer to an attack: let it take effect."""
+
+
+Move = (
+    Board | UsePass | MoveAlong | PlayExpress | PlayReverse | Exit | Eccentric | PanHandle
+    | PlusDiscard | Enter | TakeSeat | UseToken | EndTurn | Rebel | Accept
+)
+#: Action cards a Rebel Passenger can nullify (they take a pawn from a seat or a card from hand).
+Attack = Exit | Eccentric | PanHandle | TakeSeat
+
+ACTIONS: dict[str, type[Move]] = {
+    "board": Board, "u-pass": UsePass, "move": MoveAlong, "express": PlayExpress,
+    "reverse": PlayReverse, "exit": Exit, "eccentric-passenger": Eccentric,
+    "pan-handler": PanHandle, "plus-discard": PlusDiscard, "enter": Enter,
+    "take-a-seat": TakeSeat, "token": UseToken, "end-turn": EndTurn, "rebel": Rebel,
+    "accept": Accept,
+}
+_NAMES = {kind: name for name, kind in ACTIONS.items()}
+
+
+def move_to_json(move: Move) -> dict[str, Any]:
+    """The move as a JSON object; cells become ``[row, col]`` lists."""
+    data: dict[str, Any] = {"action": _NAMES[type(move)]}
+    for key, value in asdict(move).items():
+        if key in ("start", "to", "cell", "slide_to") and value is not None:
+            value = list(value)
+        elif key == "seats" and isinstance(value, tuple):
+            value = [list(cell) for cell in value]
+        elif key in ("numbers", "passes"):
+            value = list(value)
+        data[key] = value
+    return data
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_cell(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)
+
+
+def _value(name: str, value: Any, kind: type[Move]) -> Any:
+    if name in ("start", "to", "cell", "slide_to") and _is_cell(value):
+        return (value[0], value[1])
+    if name == "slide_to" and value is None:
+        return None
+    if name == "seats" and isinstance(value, list) and all(
+            _is_cell(v) for v in value):
+        return tuple((v[0], v[1]) for v in value)
+    if name == "seat" and _is_int(value):
+        return value
+    if name in ("numbers", "passes") and isinstance(value, list) and all(
+            isinstance(v, str) for v in value):
+        return tuple(value)
+    if name in ("doors_open", "motion") and isinstance(value, bool):
+        return value
+    if name == "card" and isinstance(value, str):
+        return value
+    raise BadInputError(f"action {_NAMES[kind]!r}: bad value {value!r} for {name!r}"[:120])
+
+
+def move_from_json(data: Any) -> Move:
+    """Read a move's JSON object, with a one-line reason if it is not one."""
+    if not isinstance(data, dict) or data.get("action") not in ACTIONS:
+        raise BadInputError(f"not a Train Line action: {data!r}"[:120])
+    kind = ACTIONS[data["action"]]
+    names = {spec.name for spec in fields(kind)}
+    unknown = set(data) - names - {"action"}
+    if unknown:
+        raise BadInputError(f"action {data['action']!r}: unknown field(s) {sorted(unknown)}")
+    values = {}
+    for spec in fields(kind):
+        if spec.name not in data:
+            if spec.default is MISSING:
+                raise BadInputError(f"action {data['action']!r}: needs {spec.name!r}")
+            continue
+        values[spec.name] = _value(spec.name, data[spec.name], kind)
+    return kind(**values)
+
+
+def describe(move: Move) -> str:
+    """The move in words, for the demo."""
+    match move:
+        case Board(start, doors_open):
+            return f"rolls the boarding die at {start}: " + (
+                "open doors, boards" if doors_open else "closed doors, misses the train")
+        case UsePass(start):
+            return f"boards with a U-Pass at {start}"
+        case MoveAlong(numbers, motion, passes, to, slide_to):
+            extra = " + Advanced Motion" if motion else ""
+            past = f", spending {', '.join(passes)}" if passes else ""
+            slide = f", sliding the pawn there to {slide_to}" if slide_to else ""
+            return f"moves with {', '.join(numbers) or 'nothing'}{extra}{past} to {to}{slide}"
+        case PlayExpress():
+            return "plays Express"
+        case PlayReverse():
+            return "plays Reverse"
+        case Exit(card, seats):
+            return f"plays {card} on seat(s) {list(seats)}"
+        case Eccentric(seat, cell):
+            return f"plays Eccentric Passenger: seat {seat}'s pawn at {cell} into the aisle"
+        case PanHandle(seat, card):
+            return f"plays Pan Handler: takes {card} from seat {seat}"
+        case PlusDiscard():
+            return "plays +1 Discard"
+        case Enter(card, seats):
+            return f"plays {card}: pawn(s) into {list(seats)}"
+        case TakeSeat(seat, cell):
+            return f"plays Take A Seat on seat {seat}'s pawn at {cell}"
+        case UseToken(card):
+            return f"spends a discard token on {card}"
+        case EndTurn():
+            return "ends the turn"
+        case Rebel():
+            return "answers with a Rebel Passenger: nullified"
+        case Accept():
+            return "lets it happen"
+    raise AssertionError(move)

@@ -1,0 +1,116 @@
+"""``conductor referee trainline`` over camera observations: pawns, cards played, die rolls."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from host.cli import main
+from host.errors import BadInputError
+from host.trainline import bots
+from host.trainline.game import Phase, TrainlineGame
+from host.trainline.moves import Board, EndTurn
+from host.trainline.observer import cards_played, judge_observations, observation_of
+from host.turns import TurnIndicator
+
+Expected = tuple[str, TurnIndicator | None]
+
+
+def observed_game(seed: int, players: int) -> tuple[list[str], list[Expected]]:
+    """Observations of a bot game after every turn (die rolls and buttons from the board), and
+    the verdict kind and seat lights the referee should give for each line."""
+    rng = random.Random(seed)
+    game = TrainlineGame.new(players, rng)
+    lines = [json.dumps({"seats": players, "first": 0})]
+    expected: list[Expected] = []
+    played: list[str] = []
+    while game.phase is not Phase.OVER:
+        begun, actor = game.turns_begun, game.current
+        move = bots.choose(game, rng)
+        if isinstance(move, EndTurn):  # the table as it stands, then the seat's button
+            lines.append(json.dumps(observation_of(game, played)))
+            expected.append(("waiting", None))
+            played = []
+        game.push(move)
+        played += cards_played(move)
+        if isinstance(move, Board):
+            lines.append(json.dumps({"event": "roll", "open": move.doors_open}))
+            expected.append(("waiting", None))
+        if isinstance(move, EndTurn):
+            lines.append(json.dumps({"event": "button", "seat": actor}))
+            expected.append(("move", game.turn_indicator()))
+        elif game.turns_begun != begun or game.phase is Phase.OVER:
+            lines.append(json.dumps(observation_of(game, played)))
+            played = []
+            over = game.phase is Phase.OVER
+            expected.append(("win" if over else "move", game.turn_indicator()))
+    return lines, expected
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
+def test_the_observer_follows_every_legal_game(seed: int, players: int) -> None:
+    lines, expected = observed_game(seed, players)
+    verdicts = list(judge_observations(lines))
+    assert [(v["verdict"]) for v in verdicts] == [kind for kind, _ in expected]
+    for verdict, (kind, lights) in zip(verdicts, expected, strict=True):
+        if kind == "move" and lights is not None:
+            assert verdict["next_seat"] == lights.on_turn
+            assert verdict["direction"] == lights.direction.value
+            assert verdict["skipped"] == sorted(lights.skipped)
+
+
+def _pawns(**seat0: object) -> list[dict[str, object]]:
+    return [{"seated": [], "aisle": None, "missed": None, **seat0},
+            {"seated": [], "aisle": None, "missed": None}]
+
+
+HEAD = json.dumps({"seats": 2, "first": 0})
+
+
+def test_a_pawn_that_appears_without_a_card_or_roll_is_illegal() -> None:
+    line = json.dumps({"pawns": _pawns(seated=[[2, 0]]), "played": []})
+    (verdict,) = judge_observations([HEAD, line])
+    assert verdict["verdict"] == "illegal"
+
+
+def test_an_enter_card_explains_a_new_seated_pawn_and_ends_the_turn() -> None:
+    line = json.dumps({"pawns": _pawns(seated=[[2, 0]]), "played": ["enter-1x"]})
+    (verdict,) = judge_observations([HEAD, line])
+    assert verdict["verdict"] == "move" and verdict["next_seat"] == 1
+
+
+def test_a_wrong_exact_count_is_illegal() -> None:
+    roll = json.dumps({"event": "roll", "open": True})
+    boarded = json.dumps({"pawns": _pawns(aisle=[1, 4]), "played": []})
+    # From the door at (1, 4), a 1 cannot reach (3, 4): that is two spaces.
+    moved = json.dumps({"pawns": _pawns(aisle=[3, 4]), "played": ["red-1"]})
+    verdicts = list(judge_observations([HEAD, roll, boarded, moved]))
+    assert [v["verdict"] for v in verdicts] == ["waiting", "waiting", "illegal"]
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [('{"pawns": []}', "one object per seat"),
+     (json.dumps({"pawns": _pawns(aisle=[1]), "played": []}), "a cell is"),
+     (json.dumps({"pawns": _pawns(), "played": ["joker"]}), "no Train Line card"),
+     ('{"event": "roll"}', "open")],
+)
+def test_malformed_observations_are_a_clear_error(line: str, reason: str) -> None:
+    with pytest.raises(BadInputError, match=reason):
+        list(judge_observations([HEAD, line]))
+
+
+def test_referee_command_reads_observations(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    lines, expected = observed_game(11, 2)
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["referee", "trainline", str(path)]) == 0
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [v["verdict"] for v in printed] == [kind for kind, _ in expected]
