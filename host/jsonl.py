@@ -1,31 +1,48 @@
-"""Reading the JSON-lines files people hand to ``conductor referee``."""
+"""Reading the JSON-lines files people hand to ``conductor referee``: every game's referee
+reads its input through here, so a bad file gets the same one-line reasons everywhere."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from host.errors import BadInputError
 
 
-def read_json_lines(path: Path) -> list[tuple[int, Any]]:
-    """Each non-blank line's number and JSON value, or BadInputError naming the file and line
-    (a missing or unreadable file, text that is not UTF-8, a line that is not JSON)."""
+def read_text_lines(path: Path) -> list[str]:
+    """The file's lines, or BadInputError for a missing, unreadable or non-UTF-8 file."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8").splitlines()
     except OSError as error:
         raise BadInputError(f"cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:
         raise BadInputError(f"{path} is not UTF-8 text") from None
-    rows: list[tuple[int, Any]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+
+
+def json_objects(
+    lines: Iterable[str], origin: str | None = None
+) -> list[tuple[int, dict[str, Any]]]:
+    """Each non-blank line's number and JSON object, or BadInputError naming the line (and the
+    file, ``origin``, when there is one); an input with no line at all is refused too."""
+    rows: list[tuple[int, dict[str, Any]]] = []
+    for number, line in enumerate(lines, start=1):
+        where = f"{origin}:{number}" if origin else f"line {number}"
         if not line.strip():
             continue
         try:
-            rows.append((number, json.loads(line)))
+            data = json.loads(line)
         except json.JSONDecodeError as error:
-            raise BadInputError(f"{path}:{number}: not JSON ({error.msg})") from None
+            raise BadInputError(f"{where}: not JSON ({error.msg})") from None
+        if not isinstance(data, dict):
+            raise BadInputError(f"{where}: not a JSON object")
+        rows.append((number, data))
     if not rows:
-        raise BadInputError(f"{path} holds nothing to judge (the file is empty)")
+        raise BadInputError(f"{origin or 'the input'}: nothing to judge (no line at all)")
     return rows
+
+
+def read_json_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """Each non-blank line's number and JSON object, or BadInputError naming file and line."""
+    return json_objects(read_text_lines(path), str(path))

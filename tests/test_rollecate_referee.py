@@ -148,7 +148,7 @@ def test_owed_cards_that_pair_up_need_the_players_word(tmp_path: Path) -> None:
         (['{"seats": 2, "railway": [1], "train": 0}', '{"dice": ["six"]}'], ':2: dice show'),
         (['{"seats": 2, "railway": [1], "train": 0}', '{"discard": [[]]}'], "one entry per seat"),
         (['{"seats": 2, "railway": [1], "train": 0}', '{"colour": 1}'], "it has colour"),
-        ([], "holds nothing to judge"),
+        ([], "nothing to judge"),
     ],
 )
 def test_a_malformed_file_exits_2_with_one_line(

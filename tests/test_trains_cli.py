@@ -72,7 +72,7 @@ def test_an_illegal_observation_is_reported_and_the_game_goes_on(
         (['{"lines": [[1,2,3,4,5,6,7], [8,9,10,11,12,13,14]]}'], '"seats"'),
         (['{"seats": 5, "lines": []}'], "2 to 4 seats"),
         (['{"seats": 2, "lines": [[1,2,3,4,5,6,7]]}'], "1 lines seen at a table of 2"),
-        ([], "holds nothing to judge"),
+        ([], "nothing to judge"),
     ],
 )
 def test_a_malformed_file_exits_2_with_a_one_line_reason(

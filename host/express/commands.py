@@ -8,13 +8,13 @@ from pathlib import Path
 from typing import TextIO
 
 from host.context import AppContext
-from host.errors import BadInputError
 from host.express import bots
 from host.express.cards import standard_cards
 from host.express.game import ExpressGame, Phase
 from host.express.moves import Accept, Protect, describe
 from host.express.referee import judge_lines
 from host.express.scoring import load_table, score_seat, scores_as_json, scores_as_text
+from host.jsonl import read_text_lines
 from host.turns import TurnIndicator
 
 
@@ -71,10 +71,8 @@ def score(path: Path, as_json: bool, out: TextIO) -> int:
 
 def referee(path: Path, out: TextIO) -> int:
     """Judge a recorded sequence of Express observations (see docs/express.md)."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise BadInputError(f"cannot read {path}: {error}") from None
-    for verdict in judge_lines(lines):
+    lines = read_text_lines(path)
+    # Judged whole before printing: a malformed line fails the file with no half output.
+    for verdict in list(judge_lines(lines)):
         print(json.dumps(verdict), file=out)
     return 0

@@ -10,7 +10,6 @@ observation is compared with the last accepted table: a turn that is still going
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +38,7 @@ from host.express.game import (
 from host.express.scoring import cards_from_json, train_from_json
 from host.express.trains import Train, why_car_cannot_follow
 from host.express.turn_order import TurnOrder
+from host.jsonl import json_objects
 from host.turns import TurnIndicator
 
 Verdict = dict[str, Any]
@@ -351,30 +351,17 @@ def _discarded(before: Observation, seen: Observation) -> bool:
 
 def judge_lines(lines: Sequence[str]) -> Iterator[Verdict]:
     """One verdict per observation line; the first line names the seats and who plays first."""
-    rows = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
-    if not rows:
-        raise BadInputError("an empty observation file")
-    head = _load(*rows[0])
+    (_, head), *rows = json_objects(lines)
     seats, first = head.get("seats"), head.get("first", 0)
     if not isinstance(seats, int) or not isinstance(first, int) or not 0 <= first < max(seats, 1):
         raise BadInputError('line 1: needs "seats" (a number) and "first" (a seat)')
     referee = ExpressReferee(seats, first)
-    for number, line in rows[1:]:
+    for number, data in rows:
         try:
-            verdict = referee.judge(_load(number, line))
+            verdict = referee.judge(data)
         except BadInputError as error:
             raise BadInputError(f"line {number}: {error}") from None
         yield {"line": number, **verdict}
-
-
-def _load(number: int, line: str) -> dict[str, Any]:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise BadInputError(f"line {number}: not JSON ({error.msg})") from None
-    if not isinstance(data, dict):
-        raise BadInputError(f"line {number}: not a JSON object")
-    return data
 
 
 def observation_of(game: ExpressGame) -> dict[str, Any]:

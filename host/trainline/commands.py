@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from host.context import AppContext
-from host.errors import BadInputError
+from host.jsonl import read_text_lines
 from host.trainline import bots
 from host.trainline.game import PAWNS, Phase, TrainlineGame
 from host.trainline.moves import Accept, Rebel, describe
@@ -57,13 +57,11 @@ def demo(seed: int, players: int, app: AppContext) -> int:
 
 def referee(path: Path, out: TextIO) -> int:
     """Judge camera observations, or a record's action lines (see docs/trainline.md)."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise BadInputError(f"cannot read {path}: {error}") from None
+    lines = read_text_lines(path)
     # A record starts with its set-up ("game": "trainline"); observations with "seats".
     first = next((line for line in lines if line.strip()), "")
     judge = judge_lines if '"game"' in first else judge_observations
-    for verdict in judge(lines):
+    # Judged whole before printing: a malformed line fails the file with no half output.
+    for verdict in list(judge(lines)):
         print(json.dumps(verdict), file=out)
     return 0

@@ -9,7 +9,6 @@ the pawns where the camera sees them. The format is documented in ``docs/trainli
 from __future__ import annotations
 
 import copy
-import json
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from host.errors import BadInputError
+from host.jsonl import json_objects
 from host.trainline.cards import ADVANCED_MOTION, REBEL
 from host.trainline.game import Phase, TrainlineGame, action_card
 from host.trainline.moves import (
@@ -229,27 +229,14 @@ def cards_played(move: Move) -> list[str]:
 
 def judge_observations(lines: Sequence[str]) -> Iterator[dict[str, Any]]:
     """One verdict per line after the first (``{"seats": N, "first": S}``)."""
-    rows = [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
-    if not rows:
-        raise BadInputError("an empty observation file")
-    head = _load(*rows[0])
+    (_, head), *rows = json_objects(lines)
     seats, first = head.get("seats"), head.get("first", 0)
     if not isinstance(seats, int) or not isinstance(first, int):
         raise BadInputError('line 1: needs "seats" and "first"')
     observer = TrainlineObserver(seats, first)
-    for number, line in rows[1:]:
+    for number, data in rows:
         try:
-            verdict = observer.judge(_load(number, line))
+            verdict = observer.judge(data)
         except BadInputError as error:
             raise BadInputError(f"line {number}: {error}") from None
         yield {"line": number, **verdict}
-
-
-def _load(number: int, line: str) -> dict[str, Any]:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise BadInputError(f"line {number}: not JSON ({error.msg})") from None
-    if not isinstance(data, dict):
-        raise BadInputError(f"line {number}: not a JSON object")
-    return data
