@@ -1,0 +1,204 @@
+"""The board's behaviour, free of hardware and clocks: what to answer, what to report, what to show.
+
+``BoardCore`` receives the host's messages and button samples with the time they happened and
+returns the messages to send. It numbers events, keeps them until acknowledged, re-sends them,
+rolls dice from the audited session and keeps the LED picture (PROTOCOL.md sections 3-6).
+The asyncio tasks in ``main.py`` only move bytes and samples in and out of it.
+"""
+
+import binascii
+import os
+
+import buttons
+import dice
+import leds
+import pins
+import protocol
+
+try:
+    from typing import TYPE_CHECKING
+except ImportError:  # MicroPython has no typing module
+    TYPE_CHECKING = False
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Message = dict[str, object]
+
+FIRMWARE_VERSION = "0.1.0"
+CAPABILITIES = ["audit", "buttons", "dice", "leds"]
+#: Events kept for replay until acknowledged; beyond this the oldest is dropped and counted.
+OUTBOX_SIZE = 32
+#: An unacknowledged event is sent again after this long.
+RESEND_MS = 500
+#: With no frame from the host for this long, the board shows the idle picture.
+HOST_SILENT_MS = 5000
+#: How many served roll requests are remembered, so a repeated request is not rolled twice.
+SERVED_ROLLS = 8
+
+BUTTON_NAMES = ["seat" + str(seat) for seat in range(len(pins.SEAT_BUTTONS))] + ["roll"]
+
+
+class BoardCore:
+    """Everything the board decides, given messages, button levels and the time in ms."""
+
+    def __init__(self, board_id: str, entropy: "Callable[[int], bytes]" = os.urandom) -> None:
+        self.board_id = board_id
+        self._entropy = entropy
+        self.boot = binascii.hexlify(entropy(4)).decode()
+        self.session = dice.Session(entropy)
+        self.picture = leds.blank_picture()
+        self._seq = 0
+        # Each entry is [event, time it was last sent or None].
+        self._outbox: list[list[object]] = []
+        self._lost = 0
+        self._heard_at: "int | None" = None
+        self._served: list[tuple[object, Message]] = []
+        self._armed: "tuple[str, int] | None" = None
+        self.buttons = [buttons.Button(name) for name in BUTTON_NAMES]
+
+    # -- the host -------------------------------------------------------------------------
+
+    def idle(self, now: int) -> bool:
+        """True while the host has been silent too long (or has never spoken)."""
+        return self._heard_at is None or now - self._heard_at > HOST_SILENT_MS
+
+    def receive(self, message: "Message", now: int) -> "list[Message]":
+        """Handle one message from the host; return the replies (and any events) to send."""
+        self._heard_at = now
+        kind = message["t"]
+        request = message.get("id")
+        try:
+            if kind == "hello":
+                return self._hello(message, now)
+            if kind == "ack":
+                self._acknowledge(message.get("seq"))
+                return []
+            if kind == "ping":
+                return [{"t": "pong", "id": request}]
+            if kind == "show":
+                self.picture = leds.parse_picture(message.get("pic"))
+                return [{"t": "ok", "id": request}]
+            if kind == "roll":
+                return self._roll_request(message, now)
+            if kind == "arm":
+                return self._arm(message)
+            if kind == "commit":
+                self.session = dice.Session(self._entropy)
+                return [{"t": "ok", "id": request, "hash": self.session.hash}]
+            if kind == "reveal":
+                reply: Message = {"t": "ok", "id": request, "secret": self.session.reveal(),
+                                  "rolls": self.session.rolls}
+                self.session = dice.Session(self._entropy)
+                return [reply]
+        except ValueError as error:  # DiceError and bad pictures alike
+            return [{"t": "err", "id": request, "msg": str(error)}]
+        return [{"t": "err", "id": request, "msg": "unknown message type: " + str(kind)}]
+
+    def _hello(self, message: "Message", now: int) -> "list[Message]":
+        if message.get("boot") == self.boot:
+            self._acknowledge(message.get("ack"))
+        reply: Message = {
+            "t": "hello", "v": [protocol.VERSION_MAJOR, protocol.VERSION_MINOR],
+            "fw": FIRMWARE_VERSION, "board": self.board_id, "boot": self.boot,
+            "caps": CAPABILITIES, "seats": len(pins.SEAT_BUTTONS),
+            "dice": sorted(dice.FACES), "lost": self._lost,
+        }
+        return [reply] + self._resend(now, everything=True)
+
+    def _acknowledge(self, seq: object) -> None:
+        if isinstance(seq, int):
+            self._outbox = [entry for entry in self._outbox if _seq_of(entry) > seq]
+
+    def _roll_request(self, message: "Message", now: int) -> "list[Message]":
+        request = message.get("id")
+        for served, reply in self._served:
+            if served == request:
+                return [reply]
+        kind = message.get("dice")
+        count = message.get("n")
+        dice.check_roll(kind, count)
+        assert isinstance(kind, str) and isinstance(count, int)
+        sent = self._roll(kind, count, "host", request, now)
+        reply = {"t": "ok", "id": request, "seq": self._seq}
+        self._served = (self._served + [(request, reply)])[-SERVED_ROLLS:]
+        return sent + [reply]
+
+    def _arm(self, message: "Message") -> "list[Message]":
+        kind = message.get("dice")
+        count = message.get("n")
+        if count == 0:
+            self._armed = None
+        else:
+            dice.check_roll(kind, count)
+            assert isinstance(kind, str) and isinstance(count, int)
+            self._armed = (kind, count)
+        return [{"t": "ok", "id": message.get("id")}]
+
+    # -- events ---------------------------------------------------------------------------
+
+    def _roll(self, kind: str, count: int, by: str, request: object, now: int) -> "list[Message]":
+        index, faces = self.session.roll(kind, count)
+        self.picture["dice"] = {"kind": kind, "faces": faces}
+        return self._event({"kind": "roll", "dice": kind, "faces": faces, "roll": index,
+                            "by": by, "id": request}, now)
+
+    def _event(self, fields: "Message", now: int) -> "list[Message]":
+        self._seq += 1
+        fields["t"] = "ev"
+        fields["seq"] = self._seq
+        if len(self._outbox) >= OUTBOX_SIZE:
+            self._outbox.pop(0)
+            self._lost += 1
+        if self.idle(now):
+            self._outbox.append([fields, None])
+            return []
+        self._outbox.append([fields, now])
+        return [fields]
+
+    def sample(self, levels: "list[bool]", now: int) -> "list[Message]":
+        """Feed one sample of every button (True = held, order of BUTTON_NAMES)."""
+        out: list[Message] = []
+        for button, level in zip(self.buttons, levels):
+            press = button.update(level, now)
+            if press is None:
+                continue
+            out += self._event({"kind": "press", "button": button.name,
+                                "long": press == "long"}, now)
+            if button.name == "roll" and press == "short" and self._armed is not None:
+                out += self._roll(self._armed[0], self._armed[1], "button", None, now)
+        return out
+
+    def tick(self, now: int) -> "list[Message]":
+        """Events due to be sent again (none while the host is silent: nobody would read them)."""
+        if self.idle(now):
+            return []
+        return self._resend(now, everything=False)
+
+    def _resend(self, now: int, everything: bool) -> "list[Message]":
+        out: list[Message] = []
+        for entry in self._outbox:
+            sent_at = entry[1]
+            if everything or sent_at is None or (isinstance(sent_at, int)
+                                                 and now - sent_at >= RESEND_MS):
+                entry[1] = now
+                event = entry[0]
+                assert isinstance(event, dict)
+                out.append(event)
+        return out
+
+    # -- LEDs -----------------------------------------------------------------------------
+
+    def pixels(self, now: int) -> "list[tuple[int, int, int]]":
+        """The LED colours to show at ``now``, brightness limit applied."""
+        level = self.picture["level"]
+        assert isinstance(level, int)
+        return leds.limit(leds.render(self.picture, now, self.idle(now)), level)
+
+
+def _seq_of(entry: "list[object]") -> int:
+    event = entry[0]
+    assert isinstance(event, dict)
+    seq = event["seq"]
+    assert isinstance(seq, int)
+    return seq
