@@ -16,14 +16,9 @@ import pins
 import protocol
 
 try:
-    from typing import TYPE_CHECKING
-except ImportError:  # MicroPython has no typing module
-    TYPE_CHECKING = False
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    Message = dict[str, object]
+    from typing import Callable
+except ImportError:  # MicroPython has no typing module; annotations are never evaluated
+    pass
 
 FIRMWARE_VERSION = "0.1.0"
 CAPABILITIES = ["audit", "buttons", "dice", "leds"]
@@ -53,7 +48,7 @@ class BoardCore:
         self._outbox: list[list[object]] = []
         self._lost = 0
         self._heard_at: "int | None" = None
-        self._served: list[tuple[object, Message]] = []
+        self._served: list[tuple[object, dict[str, object]]] = []
         self._armed: "tuple[str, int] | None" = None
         self.buttons = [buttons.Button(name) for name in BUTTON_NAMES]
 
@@ -63,7 +58,7 @@ class BoardCore:
         """True while the host has been silent too long (or has never spoken)."""
         return self._heard_at is None or now - self._heard_at > HOST_SILENT_MS
 
-    def receive(self, message: "Message", now: int) -> "list[Message]":
+    def receive(self, message: "dict[str, object]", now: int) -> "list[dict[str, object]]":
         """Handle one message from the host; return the replies (and any events) to send."""
         self._heard_at = now
         kind = message["t"]
@@ -87,7 +82,7 @@ class BoardCore:
                 self.session = dice.Session(self._entropy)
                 return [{"t": "ok", "id": request, "hash": self.session.hash}]
             if kind == "reveal":
-                reply: Message = {"t": "ok", "id": request, "secret": self.session.reveal(),
+                reply: dict[str, object] = {"t": "ok", "id": request, "secret": self.session.reveal(),
                                   "rolls": self.session.rolls}
                 self.session = dice.Session(self._entropy)
                 return [reply]
@@ -95,10 +90,10 @@ class BoardCore:
             return [{"t": "err", "id": request, "msg": str(error)}]
         return [{"t": "err", "id": request, "msg": "unknown message type: " + str(kind)}]
 
-    def _hello(self, message: "Message", now: int) -> "list[Message]":
+    def _hello(self, message: "dict[str, object]", now: int) -> "list[dict[str, object]]":
         if message.get("boot") == self.boot:
             self._acknowledge(message.get("ack"))
-        reply: Message = {
+        reply: dict[str, object] = {
             "t": "hello", "v": [protocol.VERSION_MAJOR, protocol.VERSION_MINOR],
             "fw": FIRMWARE_VERSION, "board": self.board_id, "boot": self.boot,
             "caps": CAPABILITIES, "seats": len(pins.SEAT_BUTTONS),
@@ -110,7 +105,7 @@ class BoardCore:
         if isinstance(seq, int):
             self._outbox = [entry for entry in self._outbox if _seq_of(entry) > seq]
 
-    def _roll_request(self, message: "Message", now: int) -> "list[Message]":
+    def _roll_request(self, message: "dict[str, object]", now: int) -> "list[dict[str, object]]":
         request = message.get("id")
         for served, reply in self._served:
             if served == request:
@@ -124,7 +119,7 @@ class BoardCore:
         self._served = (self._served + [(request, reply)])[-SERVED_ROLLS:]
         return sent + [reply]
 
-    def _arm(self, message: "Message") -> "list[Message]":
+    def _arm(self, message: "dict[str, object]") -> "list[dict[str, object]]":
         kind = message.get("dice")
         count = message.get("n")
         if count == 0:
@@ -137,13 +132,13 @@ class BoardCore:
 
     # -- events ---------------------------------------------------------------------------
 
-    def _roll(self, kind: str, count: int, by: str, request: object, now: int) -> "list[Message]":
+    def _roll(self, kind: str, count: int, by: str, request: object, now: int) -> "list[dict[str, object]]":
         index, faces = self.session.roll(kind, count)
         self.picture["dice"] = {"kind": kind, "faces": faces}
         return self._event({"kind": "roll", "dice": kind, "faces": faces, "roll": index,
                             "by": by, "id": request}, now)
 
-    def _event(self, fields: "Message", now: int) -> "list[Message]":
+    def _event(self, fields: "dict[str, object]", now: int) -> "list[dict[str, object]]":
         self._seq += 1
         fields["t"] = "ev"
         fields["seq"] = self._seq
@@ -156,9 +151,9 @@ class BoardCore:
         self._outbox.append([fields, now])
         return [fields]
 
-    def sample(self, levels: "list[bool]", now: int) -> "list[Message]":
+    def sample(self, levels: "list[bool]", now: int) -> "list[dict[str, object]]":
         """Feed one sample of every button (True = held, order of BUTTON_NAMES)."""
-        out: list[Message] = []
+        out: list[dict[str, object]] = []
         for button, level in zip(self.buttons, levels):
             press = button.update(level, now)
             if press is None:
@@ -169,14 +164,14 @@ class BoardCore:
                 out += self._roll(self._armed[0], self._armed[1], "button", None, now)
         return out
 
-    def tick(self, now: int) -> "list[Message]":
+    def tick(self, now: int) -> "list[dict[str, object]]":
         """Events due to be sent again (none while the host is silent: nobody would read them)."""
         if self.idle(now):
             return []
         return self._resend(now, everything=False)
 
-    def _resend(self, now: int, everything: bool) -> "list[Message]":
-        out: list[Message] = []
+    def _resend(self, now: int, everything: bool) -> "list[dict[str, object]]":
+        out: list[dict[str, object]] = []
         for entry in self._outbox:
             sent_at = entry[1]
             if everything or sent_at is None or (isinstance(sent_at, int)

@@ -9,12 +9,9 @@ import hashlib
 import os
 
 try:
-    from typing import TYPE_CHECKING
-except ImportError:  # MicroPython has no typing module
-    TYPE_CHECKING = False
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
+    from typing import Callable
+except ImportError:  # MicroPython has no typing module; annotations are never evaluated
+    pass
 
 #: The faces of each kind of die, in protocol order (a face is picked by index).
 FACES: dict[str, tuple[object, ...]] = {

@@ -8,14 +8,6 @@ flash, the idle breath) and the brightness limit.
 import dice
 import pins
 
-try:
-    from typing import TYPE_CHECKING
-except ImportError:  # MicroPython has no typing module
-    TYPE_CHECKING = False
-
-if TYPE_CHECKING:
-    Colour = tuple[int, int, int]
-
 #: Highest brightness the firmware ever drives (of 255): keeps the LEDs bearable and cool.
 MAX_LEVEL = 96
 #: Current budget for the whole chain, in mA (USB gives 500 mA; the Pico and margin take 100).
@@ -94,7 +86,7 @@ def parse_picture(fields: object) -> "dict[str, object]":
     return picture
 
 
-def _scale(colour: "Colour", numerator: int, denominator: int) -> "Colour":
+def _scale(colour: "tuple[int, int, int]", numerator: int, denominator: int) -> "tuple[int, int, int]":
     return (colour[0] * numerator // denominator, colour[1] * numerator // denominator,
             colour[2] * numerator // denominator)
 
@@ -107,9 +99,9 @@ def _triangle(now: int, period: int, low: int) -> int:
     return low + (255 - low) * rising // half
 
 
-def render(picture: "dict[str, object]", now: int, idle: bool) -> "list[Colour]":
+def render(picture: "dict[str, object]", now: int, idle: bool) -> "list[tuple[int, int, int]]":
     """The colour of every LED at ``now`` ms, before the brightness limit."""
-    pixels: list[Colour] = [(0, 0, 0)] * pins.LED_COUNT
+    pixels: list[tuple[int, int, int]] = [(0, 0, 0)] * pins.LED_COUNT
     if idle:
         pixels[pins.STATUS_LED] = _scale(IDLE, _triangle(now, BREATH_MS, 10), 255)
         return pixels
@@ -151,7 +143,7 @@ def render(picture: "dict[str, object]", now: int, idle: bool) -> "list[Colour]"
     return pixels
 
 
-def limit(pixels: "list[Colour]", level: int) -> "list[Colour]":
+def limit(pixels: "list[tuple[int, int, int]]", level: int) -> "list[tuple[int, int, int]]":
     """Apply the requested level, capped at MAX_LEVEL and at the chain's current budget."""
     level = min(level, MAX_LEVEL)
     scaled = [_scale(pixel, level, 255) for pixel in pixels]

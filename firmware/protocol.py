@@ -123,7 +123,8 @@ def canonical_json(message: dict[str, object]) -> bytes:
 
 
 def _crc(payload: bytes) -> bytes:
-    return (binascii.crc32(payload) & 0xFFFFFFFF).to_bytes(4, "little")
+    checksum: int = binascii.crc32(payload) & 0xFFFFFFFF
+    return checksum.to_bytes(4, "little")
 
 
 def encode_frame(message: dict[str, object]) -> bytes:
