@@ -19,6 +19,18 @@ _presses: "list[tuple[int, int, int]]" = []  # (pin, start ms, end ms)
 _state = {"offset": 0, "checked": 0}
 
 
+def _skip_old_presses() -> None:
+    # A restarted board must not replay presses meant for its previous run.
+    if _DIR is not None:
+        try:
+            _state["offset"] = os.stat(_DIR + "/buttons")[6]
+        except OSError:
+            pass
+
+
+_skip_old_presses()
+
+
 def _poll_control(now: int) -> None:
     if _DIR is None or time.ticks_diff(now, _state["checked"]) < POLL_MS:
         return
