@@ -28,8 +28,8 @@ OUTBOX_SIZE = 32
 RESEND_MS = 500
 #: With no frame from the host for this long, the board shows the idle picture.
 HOST_SILENT_MS = 5000
-#: How many served roll requests are remembered, so a repeated request is not rolled twice.
-SERVED_ROLLS = 8
+#: How many served roll/commit/reveal requests are remembered, so a repeat is not done twice.
+SERVED_REQUESTS = 8
 
 BUTTON_NAMES = ["seat" + str(seat) for seat in range(len(pins.SEAT_BUTTONS))] + ["roll"]
 
@@ -48,6 +48,7 @@ class BoardCore:
         self._outbox: list[list[object]] = []
         self._lost = 0
         self._heard_at: "int | None" = None
+        self._greeted = False
         self._served: list[tuple[object, dict[str, object]]] = []
         self._armed: "tuple[str, int] | None" = None
         self.buttons = [buttons.Button(name) for name in BUTTON_NAMES]
@@ -63,6 +64,12 @@ class BoardCore:
         self._heard_at = now
         kind = message["t"]
         request = message.get("id")
+        if kind != "hello" and not self._greeted:
+            # After a reset the host may still think it is talking to our previous run: make
+            # it handshake again before anything (an ack, above all) is taken from it.
+            if kind == "ack":
+                return []
+            return [{"t": "err", "id": request, "msg": "say hello first", "need": "hello"}]
         try:
             if kind == "hello":
                 return self._hello(message, now)
@@ -78,19 +85,14 @@ class BoardCore:
                 return self._roll_request(message, now)
             if kind == "arm":
                 return self._arm(message)
-            if kind == "commit":
-                self.session = dice.Session(self._entropy)
-                return [{"t": "ok", "id": request, "hash": self.session.hash}]
-            if kind == "reveal":
-                reply: dict[str, object] = {"t": "ok", "id": request, "secret": self.session.reveal(),
-                                  "rolls": self.session.rolls}
-                self.session = dice.Session(self._entropy)
-                return [reply]
+            if kind in ("commit", "reveal"):
+                return self._served_once(request, self._audit_request(kind, request))
         except ValueError as error:  # DiceError and bad pictures alike
             return [{"t": "err", "id": request, "msg": str(error)}]
         return [{"t": "err", "id": request, "msg": "unknown message type: " + str(kind)}]
 
     def _hello(self, message: "dict[str, object]", now: int) -> "list[dict[str, object]]":
+        self._greeted = True
         if message.get("boot") == self.boot:
             self._acknowledge(message.get("ack"))
         reply: dict[str, object] = {
@@ -105,19 +107,41 @@ class BoardCore:
         if isinstance(seq, int):
             self._outbox = [entry for entry in self._outbox if _seq_of(entry) > seq]
 
-    def _roll_request(self, message: "dict[str, object]", now: int) -> "list[dict[str, object]]":
-        request = message.get("id")
+    def _served_once(self, request: object, serve: "Callable[[], list[dict[str, object]]]") \
+            -> "list[dict[str, object]]":
+        """Serve a request that must not happen twice; a repeat gets the first reply again."""
         for served, reply in self._served:
             if served == request:
                 return [reply]
-        kind = message.get("dice")
-        count = message.get("n")
-        dice.check_roll(kind, count)
-        assert isinstance(kind, str) and isinstance(count, int)
-        sent = self._roll(kind, count, "host", request, now)
-        reply = {"t": "ok", "id": request, "seq": self._seq}
-        self._served = (self._served + [(request, reply)])[-SERVED_ROLLS:]
-        return sent + [reply]
+        out = serve()
+        self._served = (self._served + [(request, out[-1])])[-SERVED_REQUESTS:]
+        return out
+
+    def _audit_request(self, kind: object, request: object) -> "Callable[[], list[dict[str, object]]]":
+        def serve() -> "list[dict[str, object]]":
+            reply: dict[str, object] = {"t": "ok", "id": request}
+            if kind == "commit":
+                self.session = dice.Session(self._entropy)
+                reply["hash"] = self.session.hash
+                reply["seq"] = self._seq  # later events belong to the new session
+            else:
+                reply["secret"] = self.session.reveal()
+                reply["rolls"] = self.session.rolls
+                self.session = dice.Session(self._entropy)
+            return [reply]
+        return serve
+
+    def _roll_request(self, message: "dict[str, object]", now: int) -> "list[dict[str, object]]":
+        request = message.get("id")
+
+        def serve() -> "list[dict[str, object]]":
+            kind = message.get("dice")
+            count = message.get("n")
+            dice.check_roll(kind, count)
+            assert isinstance(kind, str) and isinstance(count, int)
+            sent = self._roll(kind, count, "host", request, now)
+            return sent + [{"t": "ok", "id": request, "seq": self._seq}]
+        return self._served_once(request, serve)
 
     def _arm(self, message: "dict[str, object]") -> "list[dict[str, object]]":
         kind = message.get("dice")
