@@ -108,6 +108,7 @@ class BoardLink:
         self._last_seq = 0
         self._heard = 0.0
         self._pinged = 0.0
+        self._opened = 0.0
         self._picture: Picture | None = None
         self._armed: tuple[str, int] | None = None
         self._audit: _Audit | None = None
@@ -342,12 +343,16 @@ class BoardLink:
         self._port = port
         self._receiver = protocol.Receiver()
         self._broken = False
-        self._heard = self._pinged = self._clock()
+        self._heard = self._opened = self._clock()
         # A leading delimiter ends whatever half frame the board was holding.
         self._send_raw(b"\x00")
+        self._send_hello()
+        return True
+
+    def _send_hello(self) -> None:
+        self._pinged = self._clock()
         self._send({"t": "hello", "v": [protocol.VERSION_MAJOR, protocol.VERSION_MINOR],
                     "boot": self._boot, "ack": self._last_seq})
-        return True
 
     def _send_raw(self, data: bytes) -> None:
         port = self._port
@@ -366,6 +371,11 @@ class BoardLink:
             self._drop("the serial port failed (unplugged?)")
         elif now - self._heard > DEAD_AFTER_S:
             self._drop(f"the board was silent for {DEAD_AFTER_S:.0f} s")
+        elif not self._ready:
+            if now - self._opened > DEAD_AFTER_S:
+                self._drop("the board did not answer the handshake")
+            elif now - self._pinged >= RETRY_S:
+                self._send_hello()
         elif now - self._pinged >= HEARTBEAT_S:
             self._pinged = now
             self._next_id += 1
@@ -377,7 +387,7 @@ class BoardLink:
         if port is not None:
             with contextlib.suppress(serial.SerialException, OSError):
                 port.close()
-            if self._ready:
+            if self._ready and not self._closing:
                 self.reconnects += 1
         self._ready = False
         self.problem = why
