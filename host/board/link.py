@@ -292,7 +292,9 @@ class BoardLink:
             return
         try:
             with self._write_lock:
-                port.write(protocol.encode_frame(message))
+                # A leading delimiter too: noise on the line before this frame then costs
+                # nothing, instead of spoiling the frame it would otherwise be glued to.
+                port.write(protocol.DELIMITER + protocol.encode_frame(message))
         except (serial.SerialException, OSError):
             self._broken = True
 

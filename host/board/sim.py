@@ -65,6 +65,8 @@ class SimulatedBoard:
         if self._process is not None and self._process.poll() is None:
             return
         self._drain()
+        # A board coming up has its LEDs dark until the firmware draws its first frame.
+        (self.folder / "leds.json").unlink(missing_ok=True)
         environment = {
             **os.environ,
             "MICROPYPATH": f"{FIRMWARE / 'sim'}:{FIRMWARE}:.frozen",
