@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import serial
 
@@ -486,6 +487,4 @@ def _faces(faces: list[object]) -> list[Face]:
 
 
 def _default_device() -> str:
-    from pathlib import Path
-
     return UDEV_SYMLINK if Path(UDEV_SYMLINK).exists() else find_board()
