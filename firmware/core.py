@@ -87,8 +87,11 @@ class BoardCore:
                 return self._arm(message)
             if kind in ("commit", "reveal"):
                 return self._served_once(request, self._audit_request(kind, request))
-        except ValueError as error:  # DiceError and bad pictures alike
-            return [{"t": "err", "id": request, "msg": str(error)}]
+        except Exception as error:  # noqa: BLE001 - no host message may stop the board
+            # ValueError (bad rolls and pictures) carries a reason; anything else is a message
+            # of the wrong shape (a list where a name belongs, ...), refused all the same.
+            reason = str(error) if isinstance(error, ValueError) else "malformed " + str(kind)
+            return [{"t": "err", "id": request, "msg": reason}]
         return [{"t": "err", "id": request, "msg": "unknown message type: " + str(kind)}]
 
     def _hello(self, message: "dict[str, object]", now: int) -> "list[dict[str, object]]":

@@ -231,3 +231,27 @@ def test_outbox_overflow_drops_the_oldest_and_says_so() -> None:
     again = board.receive({"t": "hello", "v": [1, 0], "boot": board.boot, "ack": 0}, 1000)
     assert again[0]["lost"] == 3
     assert [m["seq"] for m in again[1:]] == list(range(4, core.OUTBOX_SIZE + 4))
+
+
+_field = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 300) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
+                                                                max_size=3),
+    max_leaves=8,
+)
+_host_message = st.fixed_dictionaries(
+    {"t": st.sampled_from(["hello", "ping", "ack", "show", "roll", "arm", "commit", "reveal",
+                           "nonsense"])},
+    optional={key: _field for key in ("id", "seq", "boot", "ack", "v", "pic", "dice", "n")},
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_host_message, max_size=12))
+def test_no_host_message_can_stop_the_board(messages: list[dict[str, object]]) -> None:
+    board = core.BoardCore("ab", random.Random(0).randbytes)
+    board.receive({"t": "hello", "v": [1, 0], "boot": "", "ack": 0}, 0)
+    for now, message in enumerate(messages, start=1):
+        replies = board.receive(message, now)
+        assert all(isinstance(reply.get("t"), str) for reply in replies)
+        board.pixels(now)  # whatever was accepted can still be drawn

@@ -305,7 +305,8 @@ class BoardLink:
         backoff = BACKOFF_MIN_S
         while True:
             with self._lock:
-                if self._closing:
+                if self._closing or self._failure is not None:
+                    self._lock.notify_all()
                     break
                 if self._port is None:
                     if not self._connect():
