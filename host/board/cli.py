@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,8 @@ from host.board.errors import BoardError
 from host.board.events import BoardEvent, ButtonPress
 from host.board.link import BoardLink
 from host.board.pictures import Picture
-from host.board.ports import find_board
+from host.board.ports import find_board, open_port
+from host.board.recording import recording_opener
 from host.board.sim import FIRMWARE, SimulatedBoard
 from host.errors import BadInputError
 from host.turns import Direction
@@ -46,6 +48,8 @@ def register(commands: Any) -> None:
 
     monitor = jobs.add_parser("monitor", help="show board events; roll dice and light seats")
     monitor.add_argument("port", nargs="?", help="serial port, or 'sim' (default: find the Pico)")
+    monitor.add_argument("--record", type=Path, metavar="FILE",
+                         help="record every byte both ways to FILE (JSON lines)")
     monitor.set_defaults(run=_monitor)
 
     flash = jobs.add_parser("flash", help="copy the firmware to a Pico with mpremote")
@@ -107,7 +111,8 @@ def _monitor(args: argparse.Namespace) -> int:
     sim = SimulatedBoard() if args.port == "sim" else None
     try:
         port = sim.port if sim is not None else args.port
-        with BoardLink.open(port) as link:
+        with contextlib.ExitStack() as stack:
+            link = stack.enter_context(_open_link(port, args.record, stack))
             info = link.info
             assert info is not None
             print(f"board {info.board_id} firmware {info.firmware} protocol "
@@ -123,6 +128,19 @@ def _monitor(args: argparse.Namespace) -> int:
         if sim is not None:
             sim.close()
     return 0
+
+
+def _open_link(port: str | None, record: Path | None, stack: contextlib.ExitStack) -> BoardLink:
+    if record is None:
+        return BoardLink.open(port)
+    device = port or find_board()
+    try:
+        out = stack.enter_context(record.open("w"))
+    except OSError as error:
+        raise BadInputError(f"cannot write {record}: {error.strerror}") from None
+    link = BoardLink(recording_opener(lambda: open_port(device), out), name=device)
+    link.start()
+    return link
 
 
 def _print_events(link: BoardLink, stop: threading.Event) -> None:
