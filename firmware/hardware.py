@@ -28,6 +28,8 @@ class Hardware:
     def __init__(self) -> None:
         self._buttons = [machine.Pin(number, machine.Pin.IN, machine.Pin.PULL_UP)
                          for number in pins.SEAT_BUTTONS + (pins.ROLL_BUTTON,)]
+        # The optional buzzer is not sounded yet; driving its pin low keeps it quiet.
+        self._buzzer = machine.Pin(pins.BUZZER, machine.Pin.OUT, value=0)
         self._chain = neopixel.NeoPixel(machine.Pin(pins.LED_DATA, machine.Pin.OUT),
                                         pins.LED_COUNT)
         self._watchdog: "machine.WDT | None" = None

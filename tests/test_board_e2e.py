@@ -21,6 +21,7 @@ from host.board import (
     ButtonPress,
     DiceRoll,
     Picture,
+    PortBusy,
     SimulatedBoard,
     picture_for,
 )
@@ -171,3 +172,8 @@ def test_board_killed_and_restarted_mid_game(sim: SimulatedBoard) -> None:
     assert [e.button for e in before + after if isinstance(e, ButtonPress)] == ["seat3",
                                                                                 "seat0"]
     assert stray == []
+
+
+def test_a_second_program_on_the_port_is_told_it_is_busy(sim: SimulatedBoard) -> None:
+    with BoardLink.open(sim.port), pytest.raises(PortBusy, match="port busy"):
+        BoardLink.open(sim.port)

@@ -69,7 +69,7 @@ class Pin:
     OUT = 1
     PULL_UP = 1
 
-    def __init__(self, number: int, mode: int = -1, pull: int = -1) -> None:
+    def __init__(self, number: int, mode: int = -1, pull: int = -1, value: int = 1) -> None:
         self.number = number
 
     def value(self) -> int:
