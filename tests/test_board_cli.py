@@ -94,7 +94,7 @@ def test_monitor_commands_roll_light_and_audit() -> None:
 def test_sim_commands_press_buttons_and_show_leds() -> None:
     out = io.StringIO()
     with SimulatedBoard() as sim, BoardLink.open(sim.port) as link:
-        drive_simulation(sim, ["press seat2 60", "press nobody", "bogus", "quit"], out)
+        drive_simulation(sim, ["press seat2 150", "press nobody", "bogus", "quit"], out)
         event = link.next_event(timeout=5)
         time.sleep(0.1)
         drive_simulation(sim, ["leds"], out)

@@ -72,7 +72,7 @@ def test_a_whole_session(sim: SimulatedBoard) -> None:
 
         commitment = link.commit()
         faces = link.roll("wheel", 4)
-        sim.press("seat1", 60)
+        sim.press("seat1", 150)
         sim.press("roll", 900)
         events = _events(link, 3)
         report = link.reveal()
@@ -137,7 +137,7 @@ def test_garbage_and_corruption_both_ways_lose_and_double_nothing(
                 os.write(injector, rng.randbytes(20) + b"\x00" + bytes(frame) + frame[:5])
                 rolled.append(link.roll("d6", 2, timeout=10))
                 if index % 5 == 0:
-                    sim.press(f"seat{index % 4}", 50)
+                    sim.press(f"seat{index % 4}", 150)
             events = _events(link, 18, timeout=10)
             time.sleep(0.6)
             events += link.events()
@@ -155,14 +155,14 @@ def test_board_killed_and_restarted_mid_game(sim: SimulatedBoard) -> None:
     with BoardLink.open(sim.port) as link:
         link.show(picture)
         first = link.roll("d6", 2)
-        sim.press("seat3", 50)
+        sim.press("seat3", 150)
         before = _events(link, 2)
         sim.kill()
         sim.start()
         sim.wait_for_leds(_shows_turn(1, 4), timeout=10)  # type: ignore[arg-type]
         assert link.reconnects == 1
         second = link.roll("doors", 2)
-        sim.press("seat0", 50)
+        sim.press("seat0", 150)
         after = _events(link, 2)
         time.sleep(0.6)
         stray = link.events()
