@@ -22,10 +22,14 @@ from host.board.errors import (
 from host.board.events import BoardEvent, ButtonPress, DiceRoll
 from host.board.link import AuditReport, BoardInfo, BoardLink
 from host.board.pictures import DiceShown, Face, Picture, picture_for
+from host.board.shared import dice
 from host.board.sim import SimulatedBoard
+
+#: Raised (a ValueError) for a roll that cannot be made: unknown kind, or not 1-8 dice.
+DiceError = dice.DiceError
 
 __all__ = [
     "AuditFailed", "AuditReport", "BoardError", "BoardEvent", "BoardInfo", "BoardLink",
-    "BoardSilent", "ButtonPress", "DiceRoll", "DiceShown", "Face", "FirmwareMismatch",
+    "BoardSilent", "ButtonPress", "DiceError", "DiceRoll", "DiceShown", "Face", "FirmwareMismatch",
     "NoBoardFound", "PermissionDenied", "Picture", "PortBusy", "SimulatedBoard", "picture_for",
 ]

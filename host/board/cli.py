@@ -65,22 +65,21 @@ def _sim(args: argparse.Namespace) -> int:
         print(f"simulated board on {sim.port}", flush=True)
         print(f"connect with: conductor board monitor {sim.port}", flush=True)
         print("type: press seat0..seat3|roll [MS], leds, kill, start, quit", flush=True)
-        drive_simulation(sim, sys.stdin, sys.stdout)
-        # Without a terminal to read commands from, keep the board up until interrupted.
-        if not sys.stdin.isatty():
+        if not drive_simulation(sim, sys.stdin, sys.stdout):
+            # The input ended without "quit" (none attached): keep the board up until Ctrl-C.
             threading.Event().wait()
     return 0
 
 
-def drive_simulation(sim: SimulatedBoard, lines: Iterable[str], out: TextIO) -> None:
-    """Carry out simulation commands (press, leds, kill, start) until ``quit`` or the input ends."""
+def drive_simulation(sim: SimulatedBoard, lines: Iterable[str], out: TextIO) -> bool:
+    """Carry out simulation commands (press, leds, kill, start); True once ``quit`` is typed."""
     for line in lines:
         words = line.split()
         if not words:
             continue
         try:
             if words[0] == "quit":
-                return
+                return True
             if words[0] == "press" and len(words) in (2, 3):
                 sim.press(words[1], int(words[2]) if len(words) == 3 else 80)
             elif words[0] == "leds":
@@ -94,6 +93,7 @@ def drive_simulation(sim: SimulatedBoard, lines: Iterable[str], out: TextIO) -> 
         except (BoardError, ValueError) as error:
             print(f"! {error}", file=out)
         out.flush()
+    return False
 
 
 # -- monitor -----------------------------------------------------------------------------------

@@ -22,15 +22,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from host.board.errors import BoardError
+from host.board.shared import pins
 
 FIRMWARE = Path(__file__).resolve().parent.parent.parent / "firmware"
 
 Colour = tuple[int, int, int]
 
 
-def _pins() -> dict[str, int]:
-    from firmware import pins
-
+def _button_pins() -> dict[str, int]:
     names = {f"seat{seat}": pin for seat, pin in enumerate(pins.SEAT_BUTTONS)}
     names["roll"] = pins.ROLL_BUTTON
     return names
@@ -103,19 +102,17 @@ class SimulatedBoard:
 
     def press(self, button: str, hold_ms: int = 80) -> None:
         """Press ``button`` (``seat0``..``seat3``, ``roll``) for ``hold_ms``, bouncing."""
-        pins = _pins()
-        if button not in pins:
-            raise BoardError(f"no button {button!r}: choose from {', '.join(pins)}")
+        buttons = _button_pins()
+        if button not in buttons:
+            raise BoardError(f"no button {button!r}: choose from {', '.join(buttons)}")
         with open(self.folder / "buttons", "a") as control:
-            control.write(f"{pins[button]} {hold_ms}\n")
+            control.write(f"{buttons[button]} {hold_ms}\n")
 
     def leds(self) -> list[Colour]:
         """The colours the LED chain shows right now (all off before the first frame)."""
         try:
             shown = json.loads((self.folder / "leds.json").read_text())
         except (OSError, ValueError):
-            from firmware import pins
-
             return [(0, 0, 0)] * pins.LED_COUNT
         return [(int(r), int(g), int(b)) for r, g, b in shown["pixels"]]
 
