@@ -58,10 +58,11 @@ def open_port(device: str) -> serial.Serial:
     """
     port = serial.Serial(timeout=READ_TIMEOUT_S, write_timeout=WRITE_TIMEOUT_S, exclusive=True)
     port.port = device
-    # Set before open(), pyserial applies these levels instead of pulsing the lines; Linux
-    # still raises DTR when the device opens, which the Pico ignores.
+    # pyserial sets DTR and RTS right after opening; Linux has just raised both, so asking
+    # for "raised" leaves the lines untouched: no pulse that could reset a board. (The Pico
+    # ignores them anyway; boards wired like some ESP32s reset on a DTR/RTS toggle.)
     port.dtr = True
-    port.rts = False
+    port.rts = True
     try:
         port.open()
     except serial.SerialException as error:
