@@ -39,6 +39,8 @@ LEDS_PER_SEAT = 4
 def sim() -> Iterator[SimulatedBoard]:
     with SimulatedBoard() as board:
         yield board
+        # Whatever the test threw at it, the firmware must still be running (not crashed).
+        assert board.running, board.errors()
 
 
 def _arc(pixels: list[tuple[int, int, int]], seat: int) -> int:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from host.board.shared import dice
 from host.turns import Direction, TurnIndicator
 
 #: Dice faces as the board reports them: ints for d6, words for the others.
@@ -78,7 +77,3 @@ def picture_for(indicator: TurnIndicator, shown: DiceShown | None = None,
         level=level,
     )
 
-
-def dice_kinds() -> tuple[str, ...]:
-    """The kinds of dice the protocol knows."""
-    return tuple(sorted(dice.FACES))
