@@ -38,9 +38,11 @@ class Firmware:
         while True:
             now = self.hw.now()
             self.alive["serial"] = now
-            for message in self.receiver.feed(self.hw.read()):
+            data = self.hw.read()
+            for message in self.receiver.feed(data):
                 self.send(self.core.receive(message, now))
-            await asyncio.sleep_ms(2)
+            # Look again at once while bytes flow (a frame rarely comes alone), else in 1 ms.
+            await asyncio.sleep_ms(0 if data else 1)
 
     async def buttons(self) -> None:
         """Sample the buttons and report presses (and rolls from the roll button)."""
