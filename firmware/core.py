@@ -16,7 +16,15 @@ import pins
 import protocol
 
 try:
-    from typing import Callable
+    from typing import Callable, Protocol
+
+    class Store(Protocol):
+        """Where the board keeps what must survive a reset (firmware/store.py)."""
+
+        def load(self) -> "dict[str, object] | None": ...
+
+        def save(self, state: "dict[str, object]") -> None: ...
+
 except ImportError:  # MicroPython has no typing module; annotations are never evaluated
     pass
 
@@ -37,9 +45,11 @@ BUTTON_NAMES = ["seat" + str(seat) for seat in range(len(pins.SEAT_BUTTONS))] + 
 class BoardCore:
     """Everything the board decides, given messages, button levels and the time in ms."""
 
-    def __init__(self, board_id: str, entropy: "Callable[[int], bytes]" = os.urandom) -> None:
+    def __init__(self, board_id: str, entropy: "Callable[[int], bytes]" = os.urandom,
+                 store: "Store | None" = None) -> None:
         self.board_id = board_id
         self._entropy = entropy
+        self._store = store
         self.boot = binascii.hexlify(entropy(4)).decode()
         self.session = dice.Session(entropy)
         self.picture = leds.blank_picture()
@@ -47,11 +57,48 @@ class BoardCore:
         # Each entry is [event, time it was last sent or None].
         self._outbox: list[list[object]] = []
         self._lost = 0
+        self._served: list[tuple[object, dict[str, object]]] = []
         self._heard_at: "int | None" = None
         self._greeted = False
-        self._served: list[tuple[object, dict[str, object]]] = []
         self._armed: "tuple[str, int] | None" = None
         self.buttons = [buttons.Button(name) for name in BUTTON_NAMES]
+        if not self._restore():
+            self._save()
+
+    # -- surviving a reset -----------------------------------------------------------------
+
+    def _restore(self) -> bool:
+        """Take up numbering, unacknowledged events and the audit session from the store."""
+        state = self._store.load() if self._store is not None else None
+        if state is None:
+            return False
+        try:
+            boot, seq, lost = state["boot"], state["seq"], state["lost"]
+            events, rolls, served = state["outbox"], state["rolls"], state["served"]
+            secret = binascii.unhexlify(str(state["secret"]))
+            if not (isinstance(boot, str) and isinstance(seq, int) and isinstance(lost, int)
+                    and isinstance(events, list) and isinstance(rolls, int)
+                    and all(isinstance(event, dict) for event in events)
+                    and isinstance(served, list)
+                    and all(isinstance(pair, list) and len(pair) == 2
+                            and isinstance(pair[1], dict) for pair in served)):
+                return False
+        except (KeyError, ValueError, TypeError):
+            return False  # a damaged state file: start afresh rather than not at all
+        self.boot, self._seq, self._lost = boot, seq, lost
+        self._outbox = [[event, None] for event in events]
+        self._served = [(pair[0], pair[1]) for pair in served]
+        self.session = dice.Session(self._entropy, secret, rolls)
+        return True
+
+    def _save(self) -> None:
+        if self._store is not None:
+            self._store.save({
+                "boot": self.boot, "seq": self._seq, "lost": self._lost,
+                "outbox": [entry[0] for entry in self._outbox],
+                "secret": self.session.reveal(), "rolls": self.session.rolls,
+                "served": [[request, reply] for request, reply in self._served],
+            })
 
     # -- the host -------------------------------------------------------------------------
 
@@ -103,12 +150,16 @@ class BoardCore:
             "fw": FIRMWARE_VERSION, "board": self.board_id, "boot": self.boot,
             "caps": CAPABILITIES, "seats": len(pins.SEAT_BUTTONS),
             "dice": sorted(dice.FACES), "lost": self._lost,
+            "first": _seq_of(self._outbox[0]) if self._outbox else self._seq + 1,
         }
         return [reply] + self._resend(now, everything=True)
 
     def _acknowledge(self, seq: object) -> None:
         if isinstance(seq, int):
-            self._outbox = [entry for entry in self._outbox if _seq_of(entry) > seq]
+            kept = [entry for entry in self._outbox if _seq_of(entry) > seq]
+            if len(kept) != len(self._outbox):
+                self._outbox = kept
+                self._save()
 
     def _served_once(self, request: object, serve: "Callable[[], list[dict[str, object]]]") \
             -> "list[dict[str, object]]":
@@ -118,6 +169,7 @@ class BoardCore:
                 return [reply]
         out = serve()
         self._served = (self._served + [(request, out[-1])])[-SERVED_REQUESTS:]
+        self._save()
         return out
 
     def _audit_request(self, kind: object, request: object) -> "Callable[[], list[dict[str, object]]]":
@@ -131,6 +183,7 @@ class BoardCore:
                 reply["secret"] = self.session.reveal()
                 reply["rolls"] = self.session.rolls
                 self.session = dice.Session(self._entropy)
+            self._save()
             return [reply]
         return serve
 
@@ -172,11 +225,10 @@ class BoardCore:
         if len(self._outbox) >= OUTBOX_SIZE:
             self._outbox.pop(0)
             self._lost += 1
-        if self.idle(now):
-            self._outbox.append([fields, None])
-            return []
-        self._outbox.append([fields, now])
-        return [fields]
+        silent = self.idle(now)
+        self._outbox.append([fields, None if silent else now])
+        self._save()  # before it goes out: a reset right after must not lose it
+        return [] if silent else [fields]
 
     def sample(self, levels: "list[bool]", now: int) -> "list[dict[str, object]]":
         """Feed one sample of every button (True = held, order of BUTTON_NAMES)."""

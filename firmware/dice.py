@@ -76,10 +76,12 @@ def derive_roll(secret: bytes, index: int, kind: str, count: int) -> list[object
 class Session:
     """One audited run of rolls: a secret, its published hash and how many rolls were made."""
 
-    def __init__(self, entropy: "Callable[[int], bytes]" = os.urandom) -> None:
-        self.secret = entropy(SECRET_BYTES)
+    def __init__(self, entropy: "Callable[[int], bytes]" = os.urandom,
+                 secret: "bytes | None" = None, rolls: int = 0) -> None:
+        # A secret and roll count are given back when a session is restored after a reset.
+        self.secret = entropy(SECRET_BYTES) if secret is None else secret
         self.hash = commitment(self.secret)
-        self.rolls = 0
+        self.rolls = rolls
 
     def roll(self, kind: str, count: int) -> tuple[int, list[object]]:
         """Make the next roll; return its index in the session and its faces."""

@@ -11,7 +11,10 @@ import micropython
 import core
 import hardware
 import protocol
+import store
 
+#: Event numbering, unacknowledged events and the audit session, kept across resets.
+STATE_FILE = "conductor-state.json"
 SCAN_MS = 5
 FRAME_MS = 40
 HOUSEKEEPING_MS = 100
@@ -24,7 +27,7 @@ class Firmware:
 
     def __init__(self, hw: "hardware.Hardware") -> None:
         self.hw = hw
-        self.core = core.BoardCore(hw.board_id())
+        self.core = core.BoardCore(hw.board_id(), store=store.FileStore(STATE_FILE))
         self.receiver = protocol.Receiver()
         self.alive = {"serial": 0, "buttons": 0, "leds": 0}
 

@@ -156,6 +156,7 @@ def test_board_killed_and_restarted_mid_game(sim: SimulatedBoard) -> None:
     picture = Picture(seats=4, turn=1)
     with BoardLink.open(sim.port) as link:
         link.show(picture)
+        commitment = link.commit()
         first = link.roll("d6", 2)
         sim.press("seat3", 150)
         before = _events(link, 2)
@@ -166,14 +167,35 @@ def test_board_killed_and_restarted_mid_game(sim: SimulatedBoard) -> None:
         second = link.roll("doors", 2)
         sim.press("seat0", 150)
         after = _events(link, 2)
+        report = link.reveal()  # the audit session survived the reset
         time.sleep(0.6)
         stray = link.events()
-    assert [e.seq for e in before] == [1, 2] and [e.seq for e in after] == [1, 2]
+    assert [e.seq for e in before + after] == [1, 2, 3, 4]  # numbering goes on
     assert isinstance(before[0], DiceRoll) and list(before[0].faces) == first
     assert isinstance(after[0], DiceRoll) and list(after[0].faces) == second
     assert [e.button for e in before + after if isinstance(e, ButtonPress)] == ["seat3",
                                                                                 "seat0"]
     assert stray == []
+    assert report.commitment == commitment and len(report.rolls) == 2
+
+
+def test_an_event_the_host_never_saw_survives_a_reset(sim: SimulatedBoard) -> None:
+    with BoardLink.open(sim.port) as link:
+        link.roll("d6", 1)
+        assert len(_events(link, 1)) == 1
+    # Nobody listens now: the press stays unacknowledged on the board...
+    sim.press("seat2", 150)
+    state = sim.folder / "conductor-state.json"
+    deadline = time.monotonic() + 5
+    while '"seat2"' not in state.read_text() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    sim.kill()  # ...and the board loses power before anyone picks it up.
+    sim.start()
+    with BoardLink.open(sim.port) as link:
+        events = _events(link, 1)
+        time.sleep(0.6)
+        events += link.events()
+    assert events == [ButtonPress(2, "seat2", False)]
 
 
 def test_a_second_program_on_the_port_is_told_it_is_busy(sim: SimulatedBoard) -> None:

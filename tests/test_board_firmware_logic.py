@@ -255,3 +255,53 @@ def test_no_host_message_can_stop_the_board(messages: list[dict[str, object]]) -
         replies = board.receive(message, now)
         assert all(isinstance(reply.get("t"), str) for reply in replies)
         board.pixels(now)  # whatever was accepted can still be drawn
+
+
+class MemoryStore:
+    """The state file, in memory."""
+
+    def __init__(self, state: dict[str, object] | None = None) -> None:
+        self.state = state
+
+    def load(self) -> dict[str, object] | None:
+        return self.state
+
+    def save(self, state: dict[str, object]) -> None:
+        self.state = json.loads(json.dumps(state))  # only what survives the file
+
+
+def test_a_reset_board_takes_up_numbering_events_and_audit_where_it_left_off() -> None:
+    store = MemoryStore()
+    entropy = random.Random(9).randbytes
+    board = core.BoardCore("ab", entropy, store)
+    board.receive({"t": "hello", "v": [1, 0], "boot": "", "ack": 0}, 0)
+    commit = board.receive({"t": "commit", "id": 1}, 1)[0]
+    board.receive({"t": "roll", "id": 2, "dice": "d6", "n": 2}, 2)
+    board.receive({"t": "roll", "id": 3, "dice": "wheel", "n": 3}, 3)
+    board.receive({"t": "ack", "seq": 1}, 4)
+
+    reborn = core.BoardCore("ab", entropy, store)
+    assert reborn.receive({"t": "ping", "id": 4}, 0)[0]["need"] == "hello"
+    hello = reborn.receive({"t": "hello", "v": [1, 0], "boot": board.boot, "ack": 1}, 1)
+    assert hello[0]["boot"] == board.boot and hello[0]["first"] == 2
+    assert [m["seq"] for m in hello[1:]] == [2]
+    assert reborn.receive({"t": "roll", "id": 3, "dice": "wheel", "n": 3}, 2) == [
+        {"t": "ok", "id": 3, "seq": 2}]  # served before the reset: not rolled again
+    reveal = reborn.receive({"t": "reveal", "id": 5}, 3)[0]
+    assert reveal["rolls"] == 2
+    dice.verify(str(commit["hash"]), str(reveal["secret"]),
+                [(0, "d6", dice.derive_roll(board.session.secret, 0, "d6", 2)),
+                 (1, "wheel", dice.derive_roll(board.session.secret, 1, "wheel", 3))])
+
+
+@pytest.mark.parametrize("damage", [{"boot": 5}, {"outbox": "x"}, {"secret": "zz"},
+                                    {"served": [[1]]}, {"seq": None}])
+def test_a_damaged_state_file_means_a_fresh_start(damage: dict[str, object]) -> None:
+    store = MemoryStore()
+    board = core.BoardCore("ab", random.Random(1).randbytes, store)
+    assert store.state is not None
+    store.state = {**store.state, **damage}
+    fresh = core.BoardCore("ab", random.Random(2).randbytes, store)
+    assert fresh.boot != board.boot
+    hello = fresh.receive({"t": "hello", "v": [1, 0], "boot": "", "ack": 0}, 0)
+    assert hello[0]["first"] == 1

@@ -269,3 +269,19 @@ def test_the_board_is_found_by_its_usb_ids(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(board_ports.list_ports, "comports", lambda: found[1:])
     with pytest.raises(NoBoardFound, match="2E8A:0005"):
         board_ports.find_board()
+
+
+def test_a_new_host_takes_up_the_boards_numbering_even_after_an_overflow() -> None:
+    board = FakeBoard(8)
+    with _link(board) as link:
+        link.roll("d6", 1)
+        assert len(_drain(link, 1)) == 1  # seq 1, acknowledged
+    # While no host listens, more events pile up than the board can hold.
+    for request in range(core.OUTBOX_SIZE + 5):
+        board.core.receive({"t": "roll", "id": 500 + request, "dice": "d6", "n": 1}, 100)
+    with _link(board) as link:
+        events = _drain(link, core.OUTBOX_SIZE)
+        time.sleep(0.6)
+        events += link.events()
+    held_from = 1 + 1 + 5  # after seq 1 (acknowledged) and the 5 oldest (dropped)
+    assert [e.seq for e in events] == list(range(held_from, held_from + core.OUTBOX_SIZE))

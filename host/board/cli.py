@@ -24,8 +24,8 @@ from host.turns import Direction
 
 #: What `board flash` copies to the Pico: every firmware module, flat, main.py last so a
 #: half-finished copy never boots into a firmware with missing modules.
-FLASH_ORDER = ("protocol.py", "dice.py", "pins.py", "buttons.py", "leds.py", "core.py",
-               "hardware.py", "main.py")
+FLASH_ORDER = ("protocol.py", "dice.py", "pins.py", "buttons.py", "leds.py", "store.py",
+               "core.py", "hardware.py", "main.py")
 
 MONITOR_HELP = """commands:
   roll KIND N           roll N dice (KIND: d6, wheel, doors)

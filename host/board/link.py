@@ -54,7 +54,7 @@ class BoardInfo:
     board_id: str
     """The board's unique id (hex)."""
     boot: str
-    """The id of the board's current power-up; it changes when the board restarts."""
+    """The id of the board's event numbering (kept across resets; new on a wiped board)."""
     capabilities: tuple[str, ...]
     """What the board can do (``audit``, ``buttons``, ``dice``, ``leds``)."""
     seats: int
@@ -247,7 +247,8 @@ class BoardLink:
             boot = self._boot
         secret, made = reply.get("secret"), reply.get("rolls")
         if boot != audit.boot:
-            raise AuditFailed("the board restarted during the audited session: rolls unprovable")
+            raise AuditFailed("the board lost its state during the audited session: "
+                              "rolls unprovable")
         if not isinstance(secret, str) or made != len(audit.rolls):
             raise AuditFailed(f"the board made {made} rolls, the host saw {len(audit.rolls)}")
         try:
@@ -429,10 +430,13 @@ class BoardLink:
             )
             self._drop("incompatible firmware")
             return
-        boot = str(message.get("boot"))
+        boot, first = str(message.get("boot")), message.get("first")
         if boot != self._boot:
             self._boot = boot
-            self._last_seq = 0  # a new power-up numbers its events from 1 again
+            self._last_seq = 0  # another numbering: from its first held event on
+        if isinstance(first, int) and first > self._last_seq + 1:
+            # Events before `first` were acknowledged to an earlier host or dropped on overflow.
+            self._last_seq = first - 1
         caps, seats = message.get("caps"), message.get("seats")
         self.info = BoardInfo(
             protocol=(major, minor),

@@ -76,6 +76,7 @@ class SimulatedBoard:
             [self._binary, str(FIRMWARE / "main.py")],
             stdin=self._master, stdout=self._master, stderr=subprocess.PIPE,
             env=environment, close_fds=True,
+            cwd=self.folder,  # the firmware keeps its state file in its working folder
         )
 
     def _drain(self) -> None:
