@@ -10,7 +10,7 @@ import json
 
 #: Protocol version spoken by this codec; a major mismatch means the two sides cannot talk.
 VERSION_MAJOR = 1
-VERSION_MINOR = 0
+VERSION_MINOR = 1
 
 #: Longest encoded frame a receiver accepts before it gives up and waits for the next 0x00.
 MAX_FRAME = 1024

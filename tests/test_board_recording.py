@@ -1,6 +1,7 @@
-"""A session recorded from firmware 0.1.0 (``conductor board monitor sim --record``) stays
-understood: it decodes cleanly, a host replaying it gets the same events, and its dice audit
-still verifies with today's dice code (the derivation is part of the protocol)."""
+"""A session recorded from firmware 0.1.0 speaking protocol 1.0 (``conductor board monitor sim
+--record``) stays understood by this host: it decodes cleanly, a host replaying it gets the same
+events, and its dice audit still verifies with today's dice code (the derivation is part of the
+protocol)."""
 
 from __future__ import annotations
 
