@@ -62,8 +62,10 @@ class BoardCore:
         self._greeted = False
         self._armed: "tuple[str, int] | None" = None
         self.buttons = [buttons.Button(name) for name in BUTTON_NAMES]
+        self._dirty = False
         if not self._restore():
-            self._save()
+            self._changed()
+            self._persist()
 
     # -- surviving a reset -----------------------------------------------------------------
 
@@ -91,8 +93,13 @@ class BoardCore:
         self.session = dice.Session(self._entropy, secret, rolls)
         return True
 
-    def _save(self) -> None:
-        if self._store is not None:
+    def _changed(self) -> None:
+        self._dirty = True
+
+    def _persist(self) -> None:
+        """Write the state if it changed; called before anything is handed out to be sent."""
+        if self._dirty and self._store is not None:
+            self._dirty = False
             self._store.save({
                 "boot": self.boot, "seq": self._seq, "lost": self._lost,
                 "outbox": [entry[0] for entry in self._outbox],
@@ -107,7 +114,15 @@ class BoardCore:
         return self._heard_at is None or now - self._heard_at > HOST_SILENT_MS
 
     def receive(self, message: "dict[str, object]", now: int) -> "list[dict[str, object]]":
-        """Handle one message from the host; return the replies (and any events) to send."""
+        """Handle one message from the host; return the replies (and any events) to send.
+
+        Any new event is in the state store before this returns, so before it is sent.
+        """
+        out = self._receive(message, now)
+        self._persist()
+        return out
+
+    def _receive(self, message: "dict[str, object]", now: int) -> "list[dict[str, object]]":
         self._heard_at = now
         kind = message["t"]
         request = message.get("id")
@@ -159,7 +174,7 @@ class BoardCore:
             kept = [entry for entry in self._outbox if _seq_of(entry) > seq]
             if len(kept) != len(self._outbox):
                 self._outbox = kept
-                self._save()
+                self._changed()
 
     def _served_once(self, request: object, serve: "Callable[[], list[dict[str, object]]]") \
             -> "list[dict[str, object]]":
@@ -169,7 +184,7 @@ class BoardCore:
                 return [reply]
         out = serve()
         self._served = (self._served + [(request, out[-1])])[-SERVED_REQUESTS:]
-        self._save()
+        self._changed()
         return out
 
     def _audit_request(self, kind: object, request: object) -> "Callable[[], list[dict[str, object]]]":
@@ -183,7 +198,7 @@ class BoardCore:
                 reply["secret"] = self.session.reveal()
                 reply["rolls"] = self.session.rolls
                 self.session = dice.Session(self._entropy)
-            self._save()
+            self._changed()
             return [reply]
         return serve
 
@@ -227,11 +242,14 @@ class BoardCore:
             self._lost += 1
         silent = self.idle(now)
         self._outbox.append([fields, None if silent else now])
-        self._save()  # before it goes out: a reset right after must not lose it
+        self._changed()
         return [] if silent else [fields]
 
     def sample(self, levels: "list[bool]", now: int) -> "list[dict[str, object]]":
-        """Feed one sample of every button (True = held, order of BUTTON_NAMES)."""
+        """Feed one sample of every button (True = held, order of BUTTON_NAMES).
+
+        Any new event is in the state store before this returns, so before it is sent.
+        """
         out: list[dict[str, object]] = []
         for button, level in zip(self.buttons, levels):
             press = button.update(level, now)
@@ -241,6 +259,7 @@ class BoardCore:
                                 "long": press == "long"}, now)
             if button.name == "roll" and press == "short" and self._armed is not None:
                 out += self._roll(self._armed[0], self._armed[1], "button", None, now)
+        self._persist()
         return out
 
     def tick(self, now: int) -> "list[dict[str, object]]":
