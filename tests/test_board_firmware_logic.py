@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 SCENARIO = ROOT / "tests/fixtures/board/scenario.py"
 # The firmware's modules import each other flat, as they sit on the Pico.
-sys.path.insert(0, str(FIRMWARE))
+sys.path.append(str(FIRMWARE))  # appended: never shadows another module
 
 import buttons  # noqa: E402
 import core  # noqa: E402

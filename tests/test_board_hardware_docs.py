@@ -12,7 +12,7 @@ from host.board import ports
 
 ROOT = Path(__file__).resolve().parent.parent
 HARDWARE = ROOT / "hardware"
-sys.path.insert(0, str(HARDWARE))
+sys.path.append(str(HARDWARE))
 
 import make_wiring  # noqa: E402
 

@@ -37,7 +37,7 @@ from host.board import ports as board_ports
 from host.board.shared import protocol
 from host.turns import Direction, TurnIndicator
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware"))
+sys.path.append(str(Path(__file__).resolve().parent.parent / "firmware"))
 import core
 
 Message = dict[str, object]
