@@ -102,3 +102,20 @@ def test_sim_commands_press_buttons_and_show_leds() -> None:
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("! no button 'nobody'") and lines[1] == "? bogus"
     assert len(lines[2].split()) == 21
+
+
+@needs_micropython
+def test_board_sim_prints_a_port_the_app_can_use() -> None:
+    process = subprocess.Popen([sys.executable, "-m", "host", "board", "sim"], cwd=ROOT,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None and process.stdin is not None
+        first = process.stdout.readline().split()
+        assert first[:3] == ["simulated", "board", "on"]
+        with BoardLink.open(first[-1]) as link:
+            assert len(link.roll("doors", 3)) == 3
+        process.stdin.write("quit\n")
+        process.stdin.flush()
+        assert process.wait(timeout=10) == 0
+    finally:
+        process.kill()

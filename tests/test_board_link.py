@@ -283,5 +283,6 @@ def test_a_new_host_takes_up_the_boards_numbering_even_after_an_overflow() -> No
         events = _drain(link, core.OUTBOX_SIZE)
         time.sleep(0.6)
         events += link.events()
+    assert link.info is not None and link.info.lost == 5
     held_from = 1 + 1 + 5  # after seq 1 (acknowledged) and the 5 oldest (dropped)
     assert [e.seq for e in events] == list(range(held_from, held_from + core.OUTBOX_SIZE))

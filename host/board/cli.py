@@ -117,6 +117,9 @@ def _monitor(args: argparse.Namespace) -> int:
             assert info is not None
             print(f"board {info.board_id} firmware {info.firmware} protocol "
                   f"{info.protocol[0]}.{info.protocol[1]} on {link.name}", flush=True)
+            if info.lost:
+                print(f"warning: the board dropped {info.lost} events nobody acknowledged",
+                      flush=True)
             print(MONITOR_HELP, flush=True)
             stop = threading.Event()
             printer = threading.Thread(target=_print_events, args=(link, stop), daemon=True)

@@ -59,6 +59,8 @@ class BoardInfo:
     """What the board can do (``audit``, ``buttons``, ``dice``, ``leds``)."""
     seats: int
     """Seat buttons fitted."""
+    lost: int = 0
+    """Events the board had to drop, unacknowledged, because its replay buffer was full."""
 
 
 @dataclass(frozen=True)
@@ -437,7 +439,7 @@ class BoardLink:
         if isinstance(first, int) and first > self._last_seq + 1:
             # Events before `first` were acknowledged to an earlier host or dropped on overflow.
             self._last_seq = first - 1
-        caps, seats = message.get("caps"), message.get("seats")
+        caps, seats, lost = message.get("caps"), message.get("seats"), message.get("lost")
         self.info = BoardInfo(
             protocol=(major, minor),
             firmware=str(message.get("fw")),
@@ -445,6 +447,7 @@ class BoardLink:
             boot=boot,
             capabilities=tuple(str(c) for c in caps) if isinstance(caps, list) else (),
             seats=seats if isinstance(seats, int) else 0,
+            lost=lost if isinstance(lost, int) else 0,
         )
         self._ready = True
         self.problem = None
