@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -286,3 +287,19 @@ def test_a_new_host_takes_up_the_boards_numbering_even_after_an_overflow() -> No
     assert link.info is not None and link.info.lost == 5
     held_from = 1 + 1 + 5  # after seq 1 (acknowledged) and the 5 oldest (dropped)
     assert [e.seq for e in events] == list(range(held_from, held_from + core.OUTBOX_SIZE))
+
+
+def test_the_codec_loads_from_beside_host_when_firmware_is_not_a_known_package() -> None:
+    # An editable install made before firmware/ was packaged cannot import it by name.
+    code = (
+        "import sys; sys.modules['firmware'] = None\n"
+        "import host.board.shared as shared\n"
+        "assert shared.protocol.decode_frame(shared.protocol.encode_frame({'t': 'x'})[:-1])"
+        " == {'t': 'x'}\n"
+        "print(shared.FIRMWARE_FOLDER)\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                            text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    assert Path(result.stdout.strip()) == root / "firmware"

@@ -10,17 +10,22 @@ import sys
 import threading
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from host.board.errors import BoardError
 from host.board.events import BoardEvent, ButtonPress
-from host.board.link import BoardLink
 from host.board.pictures import Picture
 from host.board.ports import find_board, open_port
 from host.board.recording import recording_opener
-from host.board.sim import FIRMWARE, SimulatedBoard
 from host.errors import BadInputError
 from host.turns import Direction
+
+if TYPE_CHECKING:
+    from host.board.link import BoardLink
+    from host.board.sim import SimulatedBoard
+
+# The link and the simulator load the firmware's codec; they are imported when a board
+# command runs, so a broken install fails that command with one line, not every command.
 
 #: What `board flash` copies to the Pico: every firmware module, flat, main.py last so a
 #: half-finished copy never boots into a firmware with missing modules.
@@ -61,6 +66,8 @@ def register(commands: Any) -> None:
 # -- sim ---------------------------------------------------------------------------------------
 
 def _sim(args: argparse.Namespace) -> int:
+    from host.board.sim import SimulatedBoard
+
     with SimulatedBoard(board_id=args.board_id) as sim:
         print(f"simulated board on {sim.port}", flush=True)
         print(f"connect with: conductor board monitor {sim.port}", flush=True)
@@ -108,6 +115,8 @@ def describe(event: BoardEvent) -> str:
 
 
 def _monitor(args: argparse.Namespace) -> int:
+    from host.board.sim import SimulatedBoard
+
     sim = SimulatedBoard() if args.port == "sim" else None
     try:
         port = sim.port if sim is not None else args.port
@@ -134,6 +143,8 @@ def _monitor(args: argparse.Namespace) -> int:
 
 
 def _open_link(port: str | None, record: Path | None, stack: contextlib.ExitStack) -> BoardLink:
+    from host.board.link import BoardLink
+
     if record is None:
         return BoardLink.open(port)
     device = port or find_board()
@@ -203,6 +214,8 @@ def run_monitor_commands(link: BoardLink, lines: Iterable[str], out: TextIO) -> 
 
 def flash_commands(port: str, mpremote: list[str]) -> list[list[str]]:
     """The mpremote commands that copy the firmware to the board on ``port`` and restart it."""
+    from host.board.shared import FIRMWARE_FOLDER as FIRMWARE
+
     commands = [[*mpremote, "connect", port, "cp", str(FIRMWARE / name), ":" + name]
                 for name in FLASH_ORDER]
     commands.append([*mpremote, "connect", port, "reset"])
@@ -219,6 +232,8 @@ def _mpremote() -> list[str]:
 
 
 def _flash(args: argparse.Namespace) -> int:
+    from host.board.shared import FIRMWARE_FOLDER as FIRMWARE
+
     for name in FLASH_ORDER:
         if not (FIRMWARE / name).exists():
             raise BadInputError(f"firmware file missing: {Path(FIRMWARE, name)}")

@@ -22,9 +22,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from host.board.errors import BoardError
-from host.board.shared import pins
+from host.board.shared import FIRMWARE_FOLDER, pins
 
-FIRMWARE = Path(__file__).resolve().parent.parent.parent / "firmware"
+FIRMWARE = FIRMWARE_FOLDER
 
 Colour = tuple[int, int, int]
 
