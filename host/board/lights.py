@@ -1,0 +1,55 @@
+"""Seat LEDs that never hold up the game.
+
+``BoardLink.show`` waits for the board's answer; the app's loop must not. ``BoardLights`` keeps
+only the latest picture and lets a background thread deliver it. A board that is away simply
+misses pictures: the link restores the latest one by itself when the board comes back.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from host.board.errors import BoardError
+from host.board.link import BoardLink
+from host.board.pictures import Picture, picture_for
+from host.turns import TurnIndicator
+
+
+class BoardLights:
+    """The seat LEDs of a connected board, fed from the app's loop."""
+
+    def __init__(self, link: BoardLink) -> None:
+        self._link = link
+        self._latest: Picture | None = None
+        self._changed = threading.Condition()
+        self._closed = False
+        self.failures = 0
+        """Pictures the board did not take (it was away); for the app's status line."""
+        self._thread = threading.Thread(target=self._deliver, name="board-lights", daemon=True)
+        self._thread.start()
+
+    def show_turn(self, turn: TurnIndicator) -> None:
+        """Light the seats for ``turn``; returns at once."""
+        with self._changed:
+            self._latest = picture_for(turn)
+            self._changed.notify()
+
+    def close(self) -> None:
+        """Stop delivering (the picture last shown stays on the board)."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify()
+        self._thread.join(timeout=5)
+
+    def _deliver(self) -> None:
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: self._latest is not None or self._closed)
+                if self._closed:
+                    return
+                picture, self._latest = self._latest, None
+            assert picture is not None
+            try:
+                self._link.show(picture)
+            except BoardError:
+                self.failures += 1  # the link keeps the picture and restores it on reconnect
