@@ -6,11 +6,11 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from test_board_e2e import _shows_turn
 
 from host.board import BoardLink, SimulatedBoard
 from host.board.lights import BoardLights
 from host.turns import TurnIndicator
-from test_board_e2e import _shows_turn
 
 pytestmark = pytest.mark.skipif(shutil.which("micropython") is None,
                                 reason="micropython not installed")
