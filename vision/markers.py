@@ -1,0 +1,93 @@
+"""The printed table markers: drawing them, and finding the table from them in a frame.
+
+Four ArUco markers (dictionary 4x4_50, ids 0-3) taped at the table corners give the homography
+from the camera image to table millimetres (``vision.table``). A hand over a marker must not lose
+the table, so ``TableFinder`` keeps the last good homography until all four are seen again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.imaging import Image, Matrix, grey
+from vision.table import MARKER_IDS, MARKER_SIZE_MM, TABLE_HEIGHT_MM, TABLE_WIDTH_MM
+
+DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+"""The ArUco dictionary the markers come from."""
+
+MARKER_CENTRES_MM: dict[int, tuple[float, float]] = dict(zip(MARKER_IDS, [
+    (0.0, 0.0), (TABLE_WIDTH_MM, 0.0), (TABLE_WIDTH_MM, TABLE_HEIGHT_MM), (0.0, TABLE_HEIGHT_MM)],
+    strict=True))
+"""Where each marker's centre is, in table millimetres."""
+
+
+def marker_image(marker_id: int, side: int) -> Image:
+    """Marker ``marker_id`` as a ``side`` x ``side`` grey image (black square, no white border)."""
+    return np.asarray(cv2.aruco.generateImageMarker(DICTIONARY, marker_id, side), np.uint8)
+
+
+def _marker_corners_mm(marker_id: int) -> np.ndarray:
+    x, y = MARKER_CENTRES_MM[marker_id]
+    h = MARKER_SIZE_MM / 2
+    return np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]], np.float64)
+
+
+@dataclass
+class TableFinder:
+    """Finds the table in frames and remembers it while markers are covered."""
+
+    homography: Matrix | None = None
+    """Image pixels to table millimetres, from the last frame where enough markers showed."""
+    seen: int = 0
+    """How many markers the last frame showed."""
+
+    def __post_init__(self) -> None:
+        parameters = cv2.aruco.DetectorParameters()
+        self._detector = cv2.aruco.ArucoDetector(DICTIONARY, parameters)
+
+    def update(self, frame: Image) -> Matrix | None:
+        """Look for the markers in ``frame``; return the homography to use for it (maybe old).
+
+        Three markers are enough (each gives four corners); with fewer, the last good one stays.
+        """
+        corners, ids, _ = self._detector.detectMarkers(grey(frame))
+        image_points, table_points = [], []
+        if ids is not None:
+            for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+                if int(marker_id) in MARKER_CENTRES_MM:
+                    image_points.append(np.asarray(quad, np.float64).reshape(4, 2))
+                    table_points.append(_marker_corners_mm(int(marker_id)))
+        self.seen = len(image_points)
+        if self.seen >= 3:
+            found, _ = cv2.findHomography(np.concatenate(image_points),
+                                          np.concatenate(table_points))
+            if found is not None:
+                self.homography = np.asarray(found, np.float64)
+        return self.homography
+
+
+def marker_sheet(px_per_mm: float = 6.0) -> list[Image]:
+    """Printable pages (A4 portrait, white): one marker per page with its id and a 5 cm scale.
+
+    Print at 100 % and tape marker 0 at the far-left corner of the play area, then clockwise
+    (1 far right, 2 near right, 3 near left) as seen from the camera's side.
+    """
+    width, height = round(210 * px_per_mm), round(297 * px_per_mm)
+    pages = []
+    for marker_id in MARKER_IDS:
+        page = np.full((height, width), 255, np.uint8)
+        side = round(MARKER_SIZE_MM * px_per_mm)
+        x, y = (width - side) // 2, round(60 * px_per_mm)
+        page[y:y + side, x:x + side] = marker_image(marker_id, side)
+        place = ["far left", "far right", "near right", "near left"][marker_id]
+        cv2.putText(page, f"Conductor table marker {marker_id} - {place} corner",
+                    (round(20 * px_per_mm), round(30 * px_per_mm)), cv2.FONT_HERSHEY_SIMPLEX,
+                    px_per_mm * 0.55, 0, max(1, round(px_per_mm / 3)), cv2.LINE_AA)
+        cv2.putText(page, "print at 100%: the black square must measure 50 mm",
+                    (round(20 * px_per_mm), round(140 * px_per_mm)), cv2.FONT_HERSHEY_SIMPLEX,
+                    px_per_mm * 0.4, 0, max(1, round(px_per_mm / 4)), cv2.LINE_AA)
+        pages.append(page)
+    return pages
