@@ -24,9 +24,9 @@ CARD_WIDTH_MM = 63.0
 """A card's short side (standard poker size)."""
 CARD_HEIGHT_MM = 88.0
 """A card's long side."""
-FRAME_INSET_MM = 4.0
+FRAME_INSET_MM = 3.0
 """Distance from the card's edge to the outer edge of its frame line (the white margin)."""
-FRAME_LINE_MM = 2.0
+FRAME_LINE_MM = 3.0
 """Thickness of the frame line."""
 WINDOW_INSET_MM = FRAME_INSET_MM + FRAME_LINE_MM
 """Distance from the card's edge to the window (the inside of the frame)."""
@@ -36,8 +36,10 @@ WINDOW_HEIGHT_MM = CARD_HEIGHT_MM - 2 * WINDOW_INSET_MM
 """Height of the window."""
 TAB_MM = 24.0
 """How far a tucked protect card sticks out from under its railcar (its ability band shows)."""
-BAND_TOP_MM = 62.0
-"""Top of the ability band, from the card's top edge; the band runs to the frame."""
+BAND_TOP_MM = 60.0
+"""Top of the ability band (where the icon is drawn), from the card's top edge."""
+BAND_GAP_MM = 4.0
+"""Paper left between the ability icon and the frame, so the window stays one clear hole."""
 CORNER_RADIUS_MM = 3.0
 """Radius of the card's rounded corners."""
 
@@ -58,7 +60,7 @@ ABILITY_COLOURS: dict[str, tuple[int, int, int]] = {
     "remove-rightmost": (80, 30, 150),
     "protect": (20, 20, 20),
 }
-"""Background of each ability's band (BGR), so people tell abilities apart at a glance."""
+"""Colour of each ability's icon (BGR), so people tell abilities apart at a glance."""
 
 
 @dataclass(frozen=True)
@@ -108,12 +110,14 @@ def _blank(px_per_mm: float, ink: tuple[int, int, int]) -> Image:
 
 
 def _centred_text(face: Image, text: str, centre_mm: tuple[float, float], height_mm: float,
-                  px_per_mm: float, colour: tuple[int, int, int], weight: float = 0.14) -> None:
-    """Draw ``text`` with its box centred on a point, ``height_mm`` tall (digit height)."""
+                  px_per_mm: float, colour: tuple[int, int, int], weight: float = 0.14,
+                  max_width_mm: float = 1e9) -> None:
+    """Draw ``text`` with its box centred on a point, ``height_mm`` tall (digit height) unless
+    that would make it wider than ``max_width_mm``."""
     font = cv2.FONT_HERSHEY_DUPLEX
     thickness = max(1, round(height_mm * weight * px_per_mm))
-    (_, h1), _ = cv2.getTextSize(text, font, 1.0, thickness)
-    scale = height_mm * px_per_mm / max(1, h1)
+    (w1, h1), _ = cv2.getTextSize(text, font, 1.0, thickness)
+    scale = min(height_mm * px_per_mm / max(1, h1), max_width_mm * px_per_mm / max(1, w1))
     (w, h), _ = cv2.getTextSize(text, font, scale, thickness)
     x = round(centre_mm[0] * px_per_mm - w / 2)
     y = round(centre_mm[1] * px_per_mm + h / 2)
@@ -124,15 +128,18 @@ def _trains_face(card: Card, px_per_mm: float) -> Image:
     face = _blank(px_per_mm, TRAINS_INK)
     number = card.number("number")
     ability = card.text("ability")
-    _centred_text(face, str(number), (CARD_WIDTH_MM / 2, 34.0), 30.0, px_per_mm, TRAINS_INK)
+    _centred_text(face, str(number), (CARD_WIDTH_MM / 2, 34.0), 26.0, px_per_mm, TRAINS_INK,
+                  max_width_mm=WINDOW_WIDTH_MM - 10.0)
     # The corner index lets a person read a fanned hand; it is small enough not to matter to
     # the recognizer, which compares whole windows.
     _centred_text(face, str(number), (13.0, 12.0), 5.0, px_per_mm, TRAINS_INK, 0.18)
-    band = (_mm(WINDOW_INSET_MM, px_per_mm), _mm(BAND_TOP_MM, px_per_mm),
-            _mm(CARD_WIDTH_MM - WINDOW_INSET_MM, px_per_mm),
-            _mm(CARD_HEIGHT_MM - WINDOW_INSET_MM, px_per_mm))
-    cv2.rectangle(face, band[:2], band[2:], ABILITY_COLOURS[ability], -1)
-    draw_ability(face, ability, band)
+    edge = WINDOW_INSET_MM + BAND_GAP_MM
+    band = (_mm(edge, px_per_mm), _mm(BAND_TOP_MM, px_per_mm),
+            _mm(CARD_WIDTH_MM - edge, px_per_mm), _mm(CARD_HEIGHT_MM - edge, px_per_mm))
+    # The icon is drawn white on black, then painted in the ability's colour on the paper.
+    stencil = np.zeros_like(face)
+    draw_ability(stencil, ability, band)
+    face[stencil[..., 0] > 127] = ABILITY_COLOURS[ability]
     return face
 
 
@@ -141,18 +148,18 @@ def _track(face: Image, px_per_mm: float, broken: bool) -> None:
     rail = (60, 60, 60)
     sleeper = (40, 90, 140)
     y0, y1 = 56.0, 70.0
-    for x in np.arange(10.0, 56.0, 6.0):
+    for x in np.arange(12.0, 50.0, 6.0):
         cv2.rectangle(face, (_mm(x, px_per_mm), _mm(y0 - 3, px_per_mm)),
                       (_mm(x + 3, px_per_mm), _mm(y1 + 3, px_per_mm)), sleeper, -1)
     for y in (y0, y1):
         if broken:
-            cv2.line(face, (_mm(8, px_per_mm), _mm(y, px_per_mm)),
+            cv2.line(face, (_mm(11, px_per_mm), _mm(y, px_per_mm)),
                      (_mm(27, px_per_mm), _mm(y + 2, px_per_mm)), rail, _mm(1.6, px_per_mm))
             cv2.line(face, (_mm(36, px_per_mm), _mm(y - 2, px_per_mm)),
-                     (_mm(55, px_per_mm), _mm(y, px_per_mm)), rail, _mm(1.6, px_per_mm))
+                     (_mm(52, px_per_mm), _mm(y, px_per_mm)), rail, _mm(1.6, px_per_mm))
         else:
-            cv2.line(face, (_mm(8, px_per_mm), _mm(y, px_per_mm)),
-                     (_mm(55, px_per_mm), _mm(y, px_per_mm)), rail, _mm(1.6, px_per_mm))
+            cv2.line(face, (_mm(11, px_per_mm), _mm(y, px_per_mm)),
+                     (_mm(52, px_per_mm), _mm(y, px_per_mm)), rail, _mm(1.6, px_per_mm))
     if broken:
         crack = np.array([[31, 48], [28, 55], [34, 61], [29, 68], [33, 76]], np.float64)
         cv2.polylines(face, [np.round(crack * px_per_mm).astype(np.int32)], False,
@@ -161,9 +168,9 @@ def _track(face: Image, px_per_mm: float, broken: bool) -> None:
 
 def _chaos(face: Image, px_per_mm: float) -> None:
     """A spiral of a few turns: the chaos card's mark."""
-    turns = np.linspace(0.0, 5.5 * np.pi, 120)
+    turns = np.linspace(0.0, 4.4 * np.pi, 100)
     radius = 1.0 + turns * 0.9
-    points = np.stack([31.5 + radius * np.cos(turns), 65.0 + radius * np.sin(turns)], axis=1)
+    points = np.stack([31.5 + radius * np.cos(turns), 63.0 + radius * np.sin(turns)], axis=1)
     cv2.polylines(face, [np.round(points * px_per_mm).astype(np.int32)], False,
                   (120, 40, 120), _mm(1.6, px_per_mm), cv2.LINE_AA)
 

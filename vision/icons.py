@@ -28,13 +28,13 @@ def _railcars(face: Image, box: Box, count: int, crossed: int | None = None,
         cx = x0 + round(width * (index + 0.5) / count)
         cy = y0 + round(height * 0.62)
         cv2.rectangle(face, (cx - car_w // 2, cy - car_h // 2), (cx + car_w // 2, cy + car_h // 2),
-                      WHITE, thickness if index != crossed else -1, cv2.LINE_AA)
+                      WHITE, thickness, cv2.LINE_AA)
         if index == crossed:
-            colour = tuple(int(c) for c in face[cy, cx - car_w // 2 - 2])
-            cv2.line(face, (cx - car_w // 2, cy - car_h // 2), (cx + car_w // 2, cy + car_h // 2),
-                     colour, thickness * 2, cv2.LINE_AA)
-            cv2.line(face, (cx - car_w // 2, cy + car_h // 2), (cx + car_w // 2, cy - car_h // 2),
-                     colour, thickness * 2, cv2.LINE_AA)
+            reach = car_w * 3 // 4
+            cv2.line(face, (cx - reach, cy - reach), (cx + reach, cy + reach), WHITE,
+                     thickness * 2, cv2.LINE_AA)
+            cv2.line(face, (cx - reach, cy + reach), (cx + reach, cy - reach), WHITE,
+                     thickness * 2, cv2.LINE_AA)
         centres.append((cx, cy))
     return centres
 

@@ -21,8 +21,8 @@ import numpy.typing as npt
 
 from host.deck import load_deck
 from host.errors import BadInputError
-from vision.detect import FRAME_HEIGHT_MM, FRAME_WIDTH_MM, PATCH_PAD, PATCH_SIZE, patch_of
-from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM, FRAME_INSET_MM, render_face
+from vision.detect import PATCH_PAD, PATCH_SIZE, patch_of
+from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM, WINDOW_INSET_MM, render_face
 from vision.imaging import Image, Points
 
 MIN_SCORE = 0.6
@@ -30,7 +30,7 @@ MIN_SCORE = 0.6
 MIN_BALANCE = 0.15
 """How far towards the best reference, from halfway to any other card's (0) to the best
 reference itself (0.5), a window must lie to be named. The confidence is twice this."""
-SHORTLIST = 5
+SHORTLIST = 4
 """How many first-round matches are re-scored with alignment."""
 
 Features = npt.NDArray[np.float32]
@@ -172,12 +172,12 @@ def face_patch(face: Image) -> Image:
     """The rectified window of a flat, upright card face image (a scan, or ``render_face``)."""
     height, width = face.shape[:2]
     sx, sy = width / CARD_WIDTH_MM, height / CARD_HEIGHT_MM
-    low = (FRAME_INSET_MM * sx, FRAME_INSET_MM * sy)
-    high = ((FRAME_INSET_MM + FRAME_WIDTH_MM) * sx, (FRAME_INSET_MM + FRAME_HEIGHT_MM) * sy)
-    frame: Points = np.array([[low[0], low[1]], [high[0], low[1]], [high[0], high[1]],
-                              [low[0], high[1]]], np.float64)
+    low = (WINDOW_INSET_MM * sx, WINDOW_INSET_MM * sy)
+    high = ((CARD_WIDTH_MM - WINDOW_INSET_MM) * sx, (CARD_HEIGHT_MM - WINDOW_INSET_MM) * sy)
+    window: Points = np.array([[low[0], low[1]], [high[0], low[1]], [high[0], high[1]],
+                               [low[0], high[1]]], np.float64)
     grey_face = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY) if face.ndim == 3 else face
-    return patch_of(np.asarray(grey_face, np.uint8), frame)
+    return patch_of(np.asarray(grey_face, np.uint8), window)
 
 
 def rendered_references(deck: str) -> References:

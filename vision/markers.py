@@ -46,12 +46,17 @@ class TableFinder:
 
     def __post_init__(self) -> None:
         parameters = cv2.aruco.DetectorParameters()
+        # Two threshold scales instead of three: printed markers are crisp and large enough,
+        # and this halves the time the detector takes on a busy 720p frame.
+        parameters.adaptiveThreshWinSizeMin = 5
+        parameters.adaptiveThreshWinSizeMax = 15
+        parameters.adaptiveThreshWinSizeStep = 10
         self._detector = cv2.aruco.ArucoDetector(DICTIONARY, parameters)
 
     def update(self, frame: Image) -> Matrix | None:
         """Look for the markers in ``frame``; return the homography to use for it (maybe old).
 
-        Three markers are enough (each gives four corners); with fewer, the last good one stays.
+        Two markers are enough (each gives four corners); with fewer, the last good one stays.
         """
         corners, ids, _ = self._detector.detectMarkers(grey(frame))
         image_points, table_points = [], []
@@ -61,7 +66,7 @@ class TableFinder:
                     image_points.append(np.asarray(quad, np.float64).reshape(4, 2))
                     table_points.append(_marker_corners_mm(int(marker_id)))
         self.seen = len(image_points)
-        if self.seen >= 3:
+        if self.seen >= 2:
             found, _ = cv2.findHomography(np.concatenate(image_points),
                                           np.concatenate(table_points))
             if found is not None:

@@ -1,0 +1,157 @@
+"""Zones of The Game of Trains: each seat's line of seven, the face-up cards and lock tabs.
+
+Cards are placed by their centres in table millimetres (``vision.table``): a card lying in the
+band along an edge where a seat sits belongs to that seat's line, ordered by that player's left
+to right (``edge_direction``); cards in the middle are face up. A line that does not show exactly
+seven cards makes the frame incomplete (None) rather than a guess: a hand over it, most likely.
+A lock tab is the ability band of a protect card showing beyond the outer edge of the leftmost,
+middle or rightmost railcar; it is recognised by comparison with the protect card's band.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from host.deck import load_deck
+from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM, TAB_MM, render_face
+from vision.identify import features
+from vision.imaging import Image, Matrix
+from vision.observation import LOCK_SLOTS, TrainsObservation
+from vision.pipeline import CardReading
+from vision.table import (
+    LINE_INSET_MM,
+    LINE_LENGTH,
+    SEAT_EDGES,
+    TABLE_HEIGHT_MM,
+    TABLE_WIDTH_MM,
+    Edge,
+    edge_direction,
+    outward,
+)
+
+BAND_HALF_DEPTH_MM = 45.0
+"""How far from a line's centre-line (across it) a card may lie and still be in the line."""
+LINE_REACH_MM = 330.0
+"""How far along the edge from its middle a line's cards may lie."""
+TAB_SIZE = (44, 16)
+"""Pixels of a rectified lock-tab strip."""
+TAB_STRIP_MM = (5.0, CARD_HEIGHT_MM + 3.0, CARD_WIDTH_MM - 5.0, CARD_HEIGHT_MM + TAB_MM - 3.0)
+"""The strip a lock tab shows, in the railcar's own millimetres (x0, y0, x1, y1)."""
+MIN_TAB_SCORE = 0.7
+"""Correlation with the protect card's band above which a strip is a lock tab."""
+FACEUP_ROW_MM = 60.0
+"""Face-up cards whose centres are this close across are in the same row."""
+
+
+def _edge_offset(edge: Edge, point: np.ndarray) -> tuple[float, float]:
+    """(across, along) of a table point relative to the line along ``edge``."""
+    middle = np.array([TABLE_WIDTH_MM / 2, TABLE_HEIGHT_MM / 2])
+    reach = (TABLE_HEIGHT_MM if edge in (Edge.BOTTOM, Edge.TOP) else TABLE_WIDTH_MM) / 2
+    line_middle = middle + outward(edge) * (reach - LINE_INSET_MM)
+    relative = point - line_middle
+    return float(relative @ outward(edge)), float(relative @ edge_direction(edge))
+
+
+def _seat_edges(lines: dict[Edge, list[CardReading]], players: int | None) -> tuple[Edge, ...]:
+    if players is not None:
+        return SEAT_EDGES[players]
+    occupied = {edge for edge, cards in lines.items() if len(cards) >= 4}
+    for edges in SEAT_EDGES.values():
+        if set(edges) == occupied:
+            return edges
+    return ()
+
+
+def trains_observation(cards: Sequence[CardReading], grey_frame: Image,
+                       players: int | None = None) -> TrainsObservation | None:
+    """The observation the cards make, or None when a line is incomplete or the seats unclear.
+
+    Every card needs ``table_corners``. ``players`` fixes the seats (``SEAT_EDGES``); None
+    infers them from the edges where lines lie.
+    """
+    lines: dict[Edge, list[CardReading]] = {edge: [] for edge in Edge}
+    middle: list[CardReading] = []
+    for card in cards:
+        if card.table_corners is None:
+            return None
+        centre = card.table_corners.mean(axis=0)
+        for edge in Edge:
+            across, along = _edge_offset(edge, centre)
+            if abs(across) < BAND_HALF_DEPTH_MM and abs(along) < LINE_REACH_MM:
+                lines[edge].append(card)
+                break
+        else:
+            middle.append(card)
+    edges = _seat_edges(lines, players)
+    if not edges or any(lines[edge] and edge not in edges for edge in Edge):
+        return None
+    seats: list[list[CardReading]] = []
+    for edge in edges:
+        line = sorted(lines[edge],
+                      key=lambda c: _edge_offset(edge, c.table_corners.mean(axis=0))[1]
+                      if c.table_corners is not None else 0.0)
+        if len(line) != LINE_LENGTH:
+            return None
+        seats.append(line)
+    locks = tuple((seat, slot) for seat, line in enumerate(seats)
+                  for slot, position in LOCK_SLOTS.items() if _has_tab(line[position], grey_frame))
+    return TrainsObservation(
+        lines=tuple(tuple(_number(card) for card in line) for line in seats),
+        faceup=tuple(_number(card) for card in _faceup_order(middle)),
+        locks=locks)
+
+
+def _number(card: CardReading) -> int | None:
+    if card.name is None or not card.name.startswith("trains/"):
+        return None
+    return load_deck("trains").card(card.name).number("number")
+
+
+def _faceup_order(cards: list[CardReading]) -> list[CardReading]:
+    """Rows from the top of the table, each left to right (as the top-down view shows them)."""
+    centres = {id(card): card.table_corners.mean(axis=0) for card in cards
+               if card.table_corners is not None}
+    ordered = sorted(cards, key=lambda card: float(centres[id(card)][1]))
+    rows: list[list[CardReading]] = []
+    for card in ordered:
+        if rows and abs(float(centres[id(card)][1] - centres[id(rows[-1][0])][1])) < FACEUP_ROW_MM:
+            rows[-1].append(card)
+        else:
+            rows.append([card])
+    return [card for row in rows for card in sorted(row, key=lambda c: float(centres[id(c)][0]))]
+
+
+def _strip_matrix(card_to_image: Matrix) -> Matrix:
+    x0, y0, x1, y1 = TAB_STRIP_MM
+    width, height = TAB_SIZE
+    to_card = np.array([[(x1 - x0) / width, 0, x0], [0, (y1 - y0) / height, y0], [0, 0, 1]])
+    return np.asarray(card_to_image @ to_card, np.float64)
+
+
+@lru_cache(maxsize=1)
+def _tab_template() -> np.ndarray:
+    """What a lock tab looks like: the band of a protect card, below a railcar's edge."""
+    deck = load_deck("trains")
+    protect = next(card for card in deck.cards if card.text("ability") == "protect")
+    px_per_mm = 4.0
+    face = cv2.cvtColor(render_face(protect, px_per_mm), cv2.COLOR_BGR2GRAY)
+    # The protect card lies TAB_MM further out than its railcar: shift the strip back.
+    x0, y0, x1, y1 = TAB_STRIP_MM
+    strip = face[round((y0 - TAB_MM) * px_per_mm):round((y1 - TAB_MM) * px_per_mm),
+                 round(x0 * px_per_mm):round(x1 * px_per_mm)]
+    small = cv2.resize(strip, TAB_SIZE, interpolation=cv2.INTER_AREA)
+    return features(np.asarray(small, np.uint8))
+
+
+def _has_tab(card: CardReading, grey_frame: Image) -> bool:
+    """Whether a protect card's lock tab shows beyond the railcar's outer edge."""
+    strip = cv2.warpPerspective(grey_frame, _strip_matrix(card.card_to_image()), TAB_SIZE,
+                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE)
+    seen = features(np.asarray(strip, np.uint8))
+    score = float(cv2.matchTemplate(seen, _tab_template(), cv2.TM_CCOEFF_NORMED).max())
+    return score > MIN_TAB_SCORE
