@@ -18,7 +18,7 @@ from host.errors import BadInputError
 from host.games import GAMES, adapter
 
 #: Modules that add their own sub-commands (each has ``register(subcommands)``).
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("vision.cli",)
 
 Subcommands = Any  # argparse's sub-parser action has no public type
 

@@ -96,7 +96,13 @@ class VideoCamera:
 
     def __init__(self, source: int | Path) -> None:
         self.source = source
-        capture = cv2.VideoCapture(str(source) if isinstance(source, Path) else source)
+        # OpenCV reports a missing camera in several lines of its own; our one line is enough.
+        previous = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+        try:
+            capture = cv2.VideoCapture(str(source) if isinstance(source, Path) else source)
+        finally:
+            cv2.utils.logging.setLogLevel(previous)
         if not capture.isOpened():
             what = f"camera {source}" if isinstance(source, int) else f"video file {source}"
             raise BadInputError(f"cannot open {what}")

@@ -74,25 +74,41 @@ class TableFinder:
         return self.homography
 
 
-def marker_sheet(px_per_mm: float = 6.0) -> list[Image]:
-    """Printable pages (A4 portrait, white): one marker per page with its id and a 5 cm scale.
+A4_MM = (210.0, 297.0)
+"""Paper size of the printable sheets."""
 
-    Print at 100 % and tape marker 0 at the far-left corner of the play area, then clockwise
-    (1 far right, 2 near right, 3 near left) as seen from the camera's side.
+
+def marker_sheet(px_per_mm: float = 6.0) -> Image:
+    """A printable A4 page (grey, white paper) with the four table markers and their places.
+
+    Print at 100 % (each black square must measure 50 mm), cut them apart and tape marker 0 at
+    the far-left corner of the play area, then clockwise: 1 far right, 2 near right, 3 near left,
+    "near" being the camera's side.
     """
-    width, height = round(210 * px_per_mm), round(297 * px_per_mm)
-    pages = []
-    for marker_id in MARKER_IDS:
-        page = np.full((height, width), 255, np.uint8)
-        side = round(MARKER_SIZE_MM * px_per_mm)
-        x, y = (width - side) // 2, round(60 * px_per_mm)
+    width, height = round(A4_MM[0] * px_per_mm), round(A4_MM[1] * px_per_mm)
+    page = np.full((height, width), 255, np.uint8)
+    side = round(MARKER_SIZE_MM * px_per_mm)
+    places = ["far left", "far right", "near right", "near left"]
+    font, ink = cv2.FONT_HERSHEY_SIMPLEX, 0
+    for index, marker_id in enumerate(MARKER_IDS):
+        column, row = index % 2, index // 2
+        x = round((30 + column * 95) * px_per_mm)
+        y = round((40 + row * 110) * px_per_mm)
         page[y:y + side, x:x + side] = marker_image(marker_id, side)
-        place = ["far left", "far right", "near right", "near left"][marker_id]
-        cv2.putText(page, f"Conductor table marker {marker_id} - {place} corner",
-                    (round(20 * px_per_mm), round(30 * px_per_mm)), cv2.FONT_HERSHEY_SIMPLEX,
-                    px_per_mm * 0.55, 0, max(1, round(px_per_mm / 3)), cv2.LINE_AA)
-        cv2.putText(page, "print at 100%: the black square must measure 50 mm",
-                    (round(20 * px_per_mm), round(140 * px_per_mm)), cv2.FONT_HERSHEY_SIMPLEX,
-                    px_per_mm * 0.4, 0, max(1, round(px_per_mm / 4)), cv2.LINE_AA)
-        pages.append(page)
-    return pages
+        cv2.putText(page, f"{marker_id}: {places[index]}", (x, y + side + round(10 * px_per_mm)),
+                    font, px_per_mm * 0.35, ink, max(1, round(px_per_mm / 4)), cv2.LINE_AA)
+        # A dashed cut line round each marker, leaving a white border the detector needs.
+        margin = round(10 * px_per_mm)
+        box = (x - margin, y - margin, x + side + margin, y + side + round(16 * px_per_mm))
+        for start in range(box[0], box[2], round(4 * px_per_mm)):
+            end = min(start + round(2 * px_per_mm), box[2])
+            cv2.line(page, (start, box[1]), (end, box[1]), 160, 1)
+            cv2.line(page, (start, box[3]), (end, box[3]), 160, 1)
+        for start in range(box[1], box[3], round(4 * px_per_mm)):
+            end = min(start + round(2 * px_per_mm), box[3])
+            cv2.line(page, (box[0], start), (box[0], end), 160, 1)
+            cv2.line(page, (box[2], start), (box[2], end), 160, 1)
+    cv2.putText(page, "Conductor table markers - print at 100%: each black square is 50 mm",
+                (round(15 * px_per_mm), round(20 * px_per_mm)), font, px_per_mm * 0.3, ink,
+                max(1, round(px_per_mm / 4)), cv2.LINE_AA)
+    return page
