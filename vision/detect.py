@@ -85,16 +85,17 @@ def _sides(points: Points) -> tuple[float, float]:
     return float(lengths[0] + lengths[2]) / 2, float(lengths[1] + lengths[3]) / 2
 
 
-def _shape_ok(points: Points, to_table: Matrix | None) -> Points | None:
-    """The corners ordered to start at a short side, or None if not a card window's shape."""
+def _shape_ok(points: Points, to_table: Matrix | None, slack: float = 1.0) -> Points | None:
+    """The corners ordered to start at a short side, or None if not a card window's shape
+    (``slack`` widens the tolerance, for rough corners before refining)."""
     measured = transform_points(to_table, points) if to_table is not None else points
     first, second = _sides(measured)
     if first > second:  # start at a short side: the card's top or bottom
         points, measured = np.roll(points, -1, axis=0), np.roll(measured, -1, axis=0)
         first, second = second, first
     if to_table is not None:
-        if (abs(first / WINDOW_WIDTH_MM - 1) > SIZE_TOLERANCE
-                or abs(second / WINDOW_HEIGHT_MM - 1) > SIZE_TOLERANCE):
+        if (abs(first / WINDOW_WIDTH_MM - 1) > SIZE_TOLERANCE * slack
+                or abs(second / WINDOW_HEIGHT_MM - 1) > SIZE_TOLERANCE * slack):
             return None
     elif not ASPECT_RANGE[0] <= first / max(second, 1e-6) <= ASPECT_RANGE[1]:
         return None
@@ -192,7 +193,7 @@ def find_cards(grey_image: Image, image_to_table: Matrix | None = None) -> list[
         if len(polygon) != 4 or not cv2.isContourConvex(polygon):
             continue
         corners = _clockwise(polygon.reshape(4, 2).astype(np.float64))
-        if _shape_ok(corners, image_to_table) is None:  # cheap test before refining
+        if _shape_ok(corners, image_to_table, slack=2.5) is None:  # cheap test before refining
             continue
         corners = _refine(contour.reshape(-1, 2).astype(np.float64), corners)
         ordered = _shape_ok(corners, image_to_table)

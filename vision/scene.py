@@ -9,6 +9,7 @@ and JPEG. Everything is drawn from a seed, so a scene is the same on every machi
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -496,6 +497,19 @@ def trains_layout(observation: TrainsObservation, seed: int, jitter_degrees: flo
                                                            float(rng.normal(0, 8))),
                              False, f"faceup {index}"))
     return laid
+
+
+def random_trains_table(seed: int, players: int | None = None) -> TrainsObservation:
+    """A seeded random Game of Trains table (distinct cards: each seat's line, up to three
+    face-up cards, a few locks), for tests and benchmarks."""
+    rng = random.Random(seed)
+    seats = players or rng.randint(2, 4)
+    numbers = rng.sample(range(1, 85), 7 * seats + 3)
+    lines = tuple(tuple(numbers[7 * s:7 * s + 7]) for s in range(seats))
+    faceup = tuple(numbers[7 * seats:7 * seats + rng.randint(0, 3)])
+    locks = tuple((s, slot) for s in range(seats) for slot in ("left", "middle", "right")
+                  if rng.random() < 0.15)
+    return TrainsObservation(lines, faceup, locks)
 
 
 def render_table(observation: TrainsObservation, seed: int, level: str | Difficulty = "medium",

@@ -20,6 +20,8 @@ Reading = TypeVar("Reading", bound=Hashable)
 
 STILL_SECONDS = 0.6
 """How long the table must show the same thing before it counts."""
+EPSILON = 1e-6
+"""Seconds of rounding error forgiven in frame timestamps."""
 AGREEMENT = 0.8
 """Share of the frames in that time that must agree (the rest may be bad frames)."""
 
@@ -45,10 +47,12 @@ class Stabilizer(Generic[Reading]):
         if self._window and timestamp < self._window[-1][0]:
             raise ValueError("frame timestamps went backwards")
         self._window.append((timestamp, reading))
-        # Keep the newest frames that span still_seconds (plus the one just before them).
-        while len(self._window) > 1 and self._window[1][0] <= timestamp - self.still_seconds:
+        # Keep the newest frames that span still_seconds (plus the one just before them). The
+        # epsilon keeps frame times like 64/15 and 73/15 exactly 0.6 s apart.
+        span = self.still_seconds - EPSILON
+        while len(self._window) > 1 and self._window[1][0] <= timestamp - span:
             self._window.popleft()
-        if timestamp - self._window[0][0] < self.still_seconds:
+        if timestamp - self._window[0][0] < span:
             return None  # not watched for long enough yet
         counts = Counter(r for _, r in self._window)
         best, votes = counts.most_common(1)[0]
