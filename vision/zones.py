@@ -18,8 +18,7 @@ import numpy as np
 
 from host.deck import load_deck
 from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM, TAB_MM, render_face
-from vision.identify import features
-from vision.imaging import Image, Matrix
+from vision.imaging import Image
 from vision.observation import LOCK_SLOTS, TrainsObservation
 from vision.pipeline import CardReading
 from vision.table import (
@@ -41,7 +40,11 @@ TAB_SIZE = (44, 16)
 """Pixels of a rectified lock-tab strip."""
 TAB_STRIP_MM = (5.0, CARD_HEIGHT_MM + 3.0, CARD_WIDTH_MM - 5.0, CARD_HEIGHT_MM + TAB_MM - 3.0)
 """The strip a lock tab shows, in the railcar's own millimetres (x0, y0, x1, y1)."""
-MIN_TAB_SCORE = 0.7
+TAB_PAD = 3
+"""Pixels the strip is grown by on every side, so the template can slide a little."""
+PAPER_BOX_MM = (12.0, 50.0, 51.0, 56.0)
+"""Plain paper of a railcar, between its number and its icon (its own millimetres)."""
+MIN_TAB_SCORE = 0.6
 """Correlation with the protect card's band above which a strip is a lock tab."""
 FACEUP_ROW_MM = 60.0
 """Face-up cards whose centres are this close across are in the same row."""
@@ -125,11 +128,21 @@ def _faceup_order(cards: list[CardReading]) -> list[CardReading]:
     return [card for row in rows for card in sorted(row, key=lambda c: float(centres[id(c)][0]))]
 
 
-def _strip_matrix(card_to_image: Matrix) -> Matrix:
-    x0, y0, x1, y1 = TAB_STRIP_MM
-    width, height = TAB_SIZE
-    to_card = np.array([[(x1 - x0) / width, 0, x0], [0, (y1 - y0) / height, y0], [0, 0, 1]])
-    return np.asarray(card_to_image @ to_card, np.float64)
+def _sample(grey_frame: Image, card: CardReading, box_mm: tuple[float, float, float, float],
+            size: tuple[int, int]) -> Image:
+    """A box of the card's own millimetres (x0, y0, x1, y1), rectified to ``size`` pixels."""
+    x0, y0, x1, y1 = box_mm
+    to_card = np.array([[(x1 - x0) / size[0], 0, x0], [0, (y1 - y0) / size[1], y0], [0, 0, 1]])
+    return np.asarray(cv2.warpPerspective(grey_frame, card.card_to_image() @ to_card, size,
+                                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def _padded(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The strip grown by ``TAB_PAD`` pixels' worth on every side, for sliding the template."""
+    x0, y0, x1, y1 = box
+    px, py = (x1 - x0) / TAB_SIZE[0] * TAB_PAD, (y1 - y0) / TAB_SIZE[1] * TAB_PAD
+    return x0 - px, y0 - py, x1 + px, y1 + py
 
 
 @lru_cache(maxsize=1)
@@ -144,14 +157,27 @@ def _tab_template() -> np.ndarray:
     strip = face[round((y0 - TAB_MM) * px_per_mm):round((y1 - TAB_MM) * px_per_mm),
                  round(x0 * px_per_mm):round(x1 * px_per_mm)]
     small = cv2.resize(strip, TAB_SIZE, interpolation=cv2.INTER_AREA)
-    return features(np.asarray(small, np.uint8))
+    return _tab_features(np.asarray(small, np.uint8))
+
+
+def _tab_features(strip: Image) -> np.ndarray:
+    """Tabs are small and often blurred: compare them on coarser detail than card windows."""
+    image = strip.astype(np.float32)
+    return np.asarray(cv2.GaussianBlur(image, (0, 0), 1.2) - cv2.GaussianBlur(image, (0, 0), 5.0),
+                      np.float32)
 
 
 def _has_tab(card: CardReading, grey_frame: Image) -> bool:
-    """Whether a protect card's lock tab shows beyond the railcar's outer edge."""
-    strip = cv2.warpPerspective(grey_frame, _strip_matrix(card.card_to_image()), TAB_SIZE,
-                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                borderMode=cv2.BORDER_REPLICATE)
-    seen = features(np.asarray(strip, np.uint8))
-    score = float(cv2.matchTemplate(seen, _tab_template(), cv2.TM_CCOEFF_NORMED).max())
-    return score > MIN_TAB_SCORE
+    """Whether a protect card's lock tab shows beyond the railcar's outer edge.
+
+    The strip there must look like the protect card's band (a lock between frame lines) and
+    be as light as the railcar's own paper (a busy cloth can mimic the shapes, not the paper).
+    """
+    size = (TAB_SIZE[0] + 2 * TAB_PAD, TAB_SIZE[1] + 2 * TAB_PAD)
+    strip = _sample(grey_frame, card, _padded(TAB_STRIP_MM), size)
+    score = float(cv2.matchTemplate(_tab_features(strip), _tab_template(),
+                                    cv2.TM_CCOEFF_NORMED).max())
+    paper = _sample(grey_frame, card, PAPER_BOX_MM, (20, 4))
+    inner = strip[TAB_PAD:-TAB_PAD, TAB_PAD:-TAB_PAD]
+    light = float(np.percentile(inner, 75)) >= 0.8 * float(np.percentile(paper, 75))
+    return score > MIN_TAB_SCORE and light
