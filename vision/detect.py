@@ -18,6 +18,7 @@ import numpy as np
 
 from vision.faces import WINDOW_HEIGHT_MM, WINDOW_INSET_MM, WINDOW_WIDTH_MM
 from vision.imaging import Image, Matrix, Points, transform_points
+from vision.table import TABLE_HEIGHT_MM, TABLE_WIDTH_MM
 
 SIZE_TOLERANCE = 0.1
 """How far a candidate's sides may differ from a window's (relative), given the homography."""
@@ -35,6 +36,8 @@ reference a little over an outline found slightly off."""
 MIN_PAPER_CONTRAST = 30
 """How much lighter (grey levels) a window's middle must be than the frame line around it: a
 card back, a dark tile of the cloth or a hole between cards is not a card's paper window."""
+TABLE_REACH_MM = 60.0
+"""How far beyond the markers' centres cards are looked for, when the table is known."""
 THRESHOLD_BLOCK = 21
 """Neighbourhood of the local threshold, pixels (a few frame-line widths)."""
 THRESHOLD_OFFSET = 8
@@ -72,16 +75,21 @@ def window_to_image(window: Points) -> Matrix:
     return np.asarray(cv2.getPerspectiveTransform(source, window.astype(np.float32)), np.float64)
 
 
+NEXT = np.array([1, 2, 3, 0])
+"""Index of each corner's successor round a quadrilateral."""
+
+
 def _clockwise(points: Points) -> Points:
     """Corners in clockwise order on screen (y down)."""
     x, y = points[:, 0], points[:, 1]
-    area = float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+    area = float(np.dot(x, y[NEXT]) - np.dot(y, x[NEXT]))
     return points if area > 0 else points[::-1].copy()
 
 
 def _sides(points: Points) -> tuple[float, float]:
     """Mean length of sides 0-1 / 2-3 and of sides 1-2 / 3-0."""
-    lengths = np.linalg.norm(points - np.roll(points, -1, axis=0), axis=1)
+    step = points[NEXT] - points
+    lengths = np.hypot(step[:, 0], step[:, 1])
     return float(lengths[0] + lengths[2]) / 2, float(lengths[1] + lengths[3]) / 2
 
 
@@ -170,6 +178,32 @@ def _size_error(points: Points, to_table: Matrix | None) -> float:
     return max(abs(first / WINDOW_WIDTH_MM - 1), abs(second / WINDOW_HEIGHT_MM - 1))
 
 
+def _table_box(grey_image: Image, image_to_table: Matrix | None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The part of the frame worth searching: the table and its markers' surroundings (when the
+    table is known), else the whole frame."""
+    height, width = grey_image.shape[:2]
+    whole = (np.array([0, 0]), np.array([width, height]))
+    if image_to_table is None:
+        return whole
+    try:
+        to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
+    except np.linalg.LinAlgError:
+        return whole
+    reach = TABLE_REACH_MM
+    corners = np.array([[-reach, -reach], [TABLE_WIDTH_MM + reach, -reach],
+                        [TABLE_WIDTH_MM + reach, TABLE_HEIGHT_MM + reach],
+                        [-reach, TABLE_HEIGHT_MM + reach]])
+    seen = transform_points(to_image, corners)
+    if not np.isfinite(seen).all():
+        return whole
+    low = np.clip(np.floor(seen.min(axis=0)), 0, [width, height]).astype(int)
+    high = np.clip(np.ceil(seen.max(axis=0)), 0, [width, height]).astype(int)
+    if (high - low).min() < 32:
+        return whole
+    return low, high
+
+
 def find_cards(grey_image: Image, image_to_table: Matrix | None = None) -> list[FoundCard]:
     """Every card window in a grey frame, rectified.
 
@@ -178,13 +212,17 @@ def find_cards(grey_image: Image, image_to_table: Matrix | None = None) -> list[
     Where candidates overlap, the one closest to a window's size wins (without a homography the
     smallest).
     """
-    contours, hierarchy = cv2.findContours(ink(grey_image), cv2.RETR_CCOMP,
-                                           cv2.CHAIN_APPROX_NONE)
+    low, high = _table_box(grey_image, image_to_table)
+    contours, hierarchy = cv2.findContours(
+        ink(np.ascontiguousarray(grey_image[low[1]:high[1], low[0]:high[0]])), cv2.RETR_CCOMP,
+        cv2.CHAIN_APPROX_NONE, offset=(int(low[0]), int(low[1])))
     if hierarchy is None:
         return []
     candidates: list[tuple[float, float, Points]] = []
+    # A window of MIN_AREA_PX has a rim of at least four times its square root in pixels.
+    min_rim = 4 * MIN_AREA_PX ** 0.5
     for contour, links in zip(contours, hierarchy[0], strict=True):
-        if links[3] < 0:  # the outside of a dark blob, not a hole in one
+        if links[3] < 0 or len(contour) < min_rim:  # not a hole in a dark blob, or too small
             continue
         area = cv2.contourArea(contour)
         if area < MIN_AREA_PX:
