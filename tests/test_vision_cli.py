@@ -110,3 +110,37 @@ def test_the_rendered_camera_plays_a_game_the_pipeline_reports_move_by_move() ->
         if event is not None:
             events.append(event)
     assert events == [first, second, first]
+
+
+def test_a_handful_of_cards_teaches_the_digits_and_icons_of_the_whole_deck(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Eight cards that between them show the ten digits and the eight abilities.
+    hand = [9, 10, 12, 14, 23, 45, 67, 80]
+    image, _ = render_cards([f"trains/{n}" for n in hand], 3, "easy")
+    write_image(tmp_path / ("+".join(map(str, hand)) + ".png"), image)
+    assert main(["vision", "enroll", "trains", str(tmp_path), "--glyphs"]) == 0
+    assert "enrolled 84 cards" in capsys.readouterr().out
+    from vision.identify import References
+
+    references = References.load(tmp_path / "trains.references.npz")
+    counts = {"seen": 0, "correct": 0}
+    for seed in (1, 2):
+        table = random_trains_table(seed, players=4)
+        photo, truth = render_table(table, seed, "easy")
+        reading = Pipeline(references=references).read(photo)
+        for seen in truth.cards:
+            near = [card for card in reading.cards
+                    if np.hypot(*np.subtract(card.centre, seen.centre)) < 15]
+            counts["seen"] += 1
+            assert near and near[0].name in (seen.name, None)
+            counts["correct"] += near[0].name == seen.name
+    assert counts["correct"] >= 0.9 * counts["seen"], counts
+
+
+def test_too_small_a_handful_says_what_is_missing(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    image, _ = render_cards(["trains/12", "trains/34"], 3, "easy")
+    write_image(tmp_path / "12+34.png", image)
+    assert main(["vision", "enroll", "trains", str(tmp_path), "--glyphs"]) == 2
+    error = capsys.readouterr().err
+    assert "0, 5, 6, 7, 8, 9" in error and "protect" in error

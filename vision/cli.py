@@ -55,7 +55,7 @@ def _deck(args: argparse.Namespace) -> int:
 def _enroll(args: argparse.Namespace) -> int:
     from vision.enroll import enroll
 
-    references = enroll(args.deck, args.folder)
+    references = enroll(args.deck, args.folder, glyphs=args.glyphs)
     out = args.out or args.folder / f"{args.deck}.references.npz"
     references.save(out)
     print(f"enrolled {len(references.cards)} cards ({len(references.names)} pictures) of "
@@ -189,6 +189,9 @@ def register(commands: Any) -> None:
     enroll.add_argument("folder", type=Path, help="pictures named after the cards they show")
     enroll.add_argument("--out", type=Path, default=None,
                         help="references file (default FOLDER/DECK.references.npz)")
+    enroll.add_argument("--glyphs", action="store_true",
+                        help="the pictures show a handful of a numbered deck's cards: learn "
+                             "their digits and icons and compose all the other cards")
     enroll.set_defaults(run=_enroll)
 
     for name, helptext, run in (

@@ -9,8 +9,9 @@ A folder holds pictures, each named after what it shows (the suffix is any image
   of such a photo in reading order (``+`` between names), and a picture with a ``.txt`` file of
   the same stem takes its names from that file, one per line.
 
-So an 84-card deck takes a handful of photos, not 84. Several pictures of one card are all kept
-(each is a reference). Names are checked against the deck file.
+So an 84-card deck takes a handful of photos, not 84; or fewer still with ``glyphs``: about
+eight cards that between them show every digit and ability. Several pictures of one card are
+all kept (each is a reference). Names are checked against the deck file.
 """
 
 from __future__ import annotations
@@ -98,8 +99,12 @@ def patches_in(image: Image, count: int, origin: str) -> list[Image]:
     return [_upright(card) for card in _reading_order(cards)]
 
 
-def enroll(deck_name: str, folder: Path) -> References:
-    """References for ``deck_name`` learnt from the pictures in ``folder``."""
+def enroll(deck_name: str, folder: Path, glyphs: bool = False) -> References:
+    """References for ``deck_name`` learnt from the pictures in ``folder``.
+
+    ``glyphs``: the pictures show only a handful of a numbered deck's cards; compose the
+    windows of all the others from their digits and icons (``vision.glyphs``).
+    """
     deck = load_deck(deck_name)
     if not folder.is_dir():
         raise BadInputError(f"no folder {folder}")
@@ -112,4 +117,8 @@ def enroll(deck_name: str, folder: Path) -> References:
         for name, patch in zip(names, patches_in(read_image(picture), len(names), picture.name),
                                strict=True):
             patches[name].append(patch)
+    if glyphs:
+        from vision.glyphs import compose
+
+        return References(deck.name, compose(deck, patches))
     return References(deck.name, patches)
