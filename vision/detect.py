@@ -129,9 +129,9 @@ def patch_of(grey_image: Image, window: Points) -> Image:
 
 def ink(grey_image: Image) -> Image:
     """Pixels darker than their neighbourhood (255), the rest 0."""
-    return np.asarray(cv2.adaptiveThreshold(grey_image, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
-                                            cv2.THRESH_BINARY_INV, THRESHOLD_BLOCK,
-                                            THRESHOLD_OFFSET), np.uint8)
+    marked = cv2.adaptiveThreshold(grey_image, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                   cv2.THRESH_BINARY_INV, THRESHOLD_BLOCK, THRESHOLD_OFFSET)
+    return np.asarray(marked, np.uint8)
 
 
 def _refine(contour: Points, corners: Points) -> Points:
@@ -227,8 +227,11 @@ def find_cards(grey_image: Image, image_to_table: Matrix | None = None) -> list[
         area = cv2.contourArea(contour)
         if area < MIN_AREA_PX:
             continue
-        polygon = cv2.approxPolyDP(contour, 0.03 * cv2.arcLength(contour, True), True)
-        if len(polygon) != 4 or not cv2.isContourConvex(polygon):
+        # Blur can join an icon or digit to the frame, denting the hole; its convex hull is the
+        # window again (the side fits below ignore the dent's points).
+        hull = cv2.convexHull(contour)
+        polygon = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+        if len(polygon) != 4:
             continue
         corners = _clockwise(polygon.reshape(4, 2).astype(np.float64))
         if _shape_ok(corners, image_to_table, slack=2.5) is None:  # cheap test before refining
