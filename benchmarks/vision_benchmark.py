@@ -107,8 +107,10 @@ def _near_any(centre: tuple[float, float], truth: GroundTruth) -> bool:
     return any(np.hypot(*np.subtract(centre, seen.centre)) < 15 for seen in truth.cards)
 
 
-def latency(frames: int) -> tuple[float, float, float]:
-    """p50 and p95 milliseconds per frame and frames per second, 28 cards at 1280 x 720."""
+def latency(frames: int) -> tuple[float, float, float, float]:
+    """p50 and p95 milliseconds per frame, frames per second, and CPU milliseconds per frame
+    (all threads; a steadier number when other programs share the machine), 28 cards at
+    1280 x 720."""
     images = []
     for seed in range(10):
         table = random_trains_table(1000 + seed, players=4)
@@ -118,14 +120,17 @@ def latency(frames: int) -> tuple[float, float, float]:
     for image in images[:3]:  # warm up caches and references
         pipeline.read(image)
     times = []
+    cpu = time.process_time()
     start = time.perf_counter()
     for index in range(frames):
         begin = time.perf_counter()
         pipeline.read(images[index % len(images)])
         times.append((time.perf_counter() - begin) * 1000)
     elapsed = time.perf_counter() - start
+    cpu_ms = (time.process_time() - cpu) * 1000 / frames
     times.sort()
-    return statistics.median(times), times[int(0.95 * (len(times) - 1))], frames / elapsed
+    return (statistics.median(times), times[int(0.95 * (len(times) - 1))], frames / elapsed,
+            cpu_ms)
 
 
 def main() -> None:
@@ -139,9 +144,9 @@ def main() -> None:
     args = parser.parse_args()
 
     if args.frames > 0:
-        p50, p95, fps = latency(args.frames)
+        p50, p95, fps, cpu_ms = latency(args.frames)
         print(f"latency, 1280x720 with 28 cards, {args.frames} frames: p50 {p50:.1f} ms, "
-              f"p95 {p95:.1f} ms, {fps:.1f} fps", flush=True)
+              f"p95 {p95:.1f} ms, {fps:.1f} fps, {cpu_ms:.1f} ms CPU per frame", flush=True)
     if args.scenes <= 0:
         return
     header = (f"{'level':<7} {'scenes':>6} {'cards':>6} {'recall':>7} {'correct':>8} "
