@@ -144,3 +144,20 @@ def test_too_small_a_handful_says_what_is_missing(tmp_path: Path,
     assert main(["vision", "enroll", "trains", str(tmp_path), "--glyphs"]) == 2
     error = capsys.readouterr().err
     assert "0, 5, 6, 7, 8, 9" in error and "protect" in error
+
+
+def test_watch_without_a_display_writes_annotated_frames_and_prints_changes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["vision", "watch", "--camera", "rendered", "--frames", "14"]) == 0
+    frames = sorted((tmp_path / "vision-watch").glob("frame-*.jpg"))
+    assert len(frames) == 14
+    assert read_image(frames[-1]).shape == (720, 1280, 3)
+    lines = capsys.readouterr().out.splitlines()
+    # The first table of the rendered game, reported once it has been still for 0.6 s.
+    assert len(lines) == 1
+    change = json.loads(lines[0])
+    assert change["observation"]["lines"][0] == [12, 30, 5, 61, 44, 2, 70]
+    assert change["t"] >= 0.6
