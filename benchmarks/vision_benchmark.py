@@ -27,7 +27,17 @@ from vision.faces import render_face
 from vision.imaging import Image, grey
 from vision.observation import TrainsObservation
 from vision.pipeline import Pipeline
-from vision.scene import DIFFICULTIES, GroundTruth, random_trains_table, render_table
+from vision.scene import (
+    DIFFICULTIES,
+    GroundTruth,
+    Look,
+    difficulty,
+    lay_table,
+    photograph,
+    random_trains_table,
+    render_table,
+    trains_layout,
+)
 
 TEMPLATE = (40, 56)
 BASELINE_MIN_SCORE = 0.0
@@ -110,12 +120,14 @@ def _near_any(centre: tuple[float, float], truth: GroundTruth) -> bool:
 def latency(frames: int) -> tuple[float, float, float, float]:
     """p50 and p95 milliseconds per frame, frames per second, and CPU milliseconds per frame
     (all threads; a steadier number when other programs share the machine), 28 cards at
-    1280 x 720."""
+    1280 x 720, a different table every frame (nothing carried over from the last)."""
     images = []
     for seed in range(10):
         table = random_trains_table(1000 + seed, players=4)
         table = TrainsObservation(table.lines, (), table.locks)  # exactly 28 cards
-        images.append(render_table(table, 1000 + seed, "medium")[0])
+        look = Look.draw(1000 + seed, difficulty("medium"))
+        laid = lay_table(trains_layout(table, 1000 + seed), look)
+        images.append(photograph(laid, 0, hands=0)[0])  # all 28 in view, every zone read
     pipeline = Pipeline(players=4)
     for image in images[:3]:  # warm up caches and references
         pipeline.read(image)
@@ -133,6 +145,27 @@ def latency(frames: int) -> tuple[float, float, float, float]:
             cpu_ms)
 
 
+def still_latency(tables: int = 10, frames: int = 12) -> tuple[float, float]:
+    """p50 milliseconds and frames per second while tables lie still (the common case in
+    play): for each of the latency tables, a rendered camera's frames with fresh noise every
+    frame, timed after the first."""
+    from vision.camera import RenderedCamera
+
+    times = []
+    for seed in range(tables):
+        table = random_trains_table(1000 + seed, players=4)
+        table = TrainsObservation(table.lines, (), table.locks)
+        camera = RenderedCamera([table], seed=1000 + seed, level="medium", still_frames=frames)
+        images = [frame.image for frame in camera]
+        pipeline = Pipeline(players=4)
+        pipeline.read(images[0])
+        for image in images[1:]:
+            begin = time.perf_counter()
+            pipeline.read(image)
+            times.append((time.perf_counter() - begin) * 1000)
+    return statistics.median(times), 1000 * len(times) / sum(times)
+
+
 def main() -> None:
     """Run the benchmark and print its numbers."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -147,6 +180,9 @@ def main() -> None:
         p50, p95, fps, cpu_ms = latency(args.frames)
         print(f"latency, 1280x720 with 28 cards, {args.frames} frames: p50 {p50:.1f} ms, "
               f"p95 {p95:.1f} ms, {fps:.1f} fps, {cpu_ms:.1f} ms CPU per frame", flush=True)
+        still_p50, still_fps = still_latency()
+        print(f"latency, one still table (noise only changes): p50 {still_p50:.1f} ms, "
+              f"{still_fps:.1f} fps", flush=True)
     if args.scenes <= 0:
         return
     header = (f"{'level':<7} {'scenes':>6} {'cards':>6} {'recall':>7} {'correct':>8} "

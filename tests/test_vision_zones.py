@@ -71,3 +71,20 @@ def test_lock_tabs_are_read_only_where_a_protect_card_lies(seed: int) -> None:
     read = Pipeline().read(image).observation
     assert read is not None
     assert set(read.locks) == set(table.locks)
+
+
+def test_a_card_swapped_in_place_between_frames_is_read_afresh() -> None:
+    # Still cards keep last frame's identity; a different card in the same place must not.
+    from vision.scene import Look, difficulty, lay_table, photograph, trains_layout
+
+    before = random_trains_table(51, players=2)
+    shown = {*before.lines[0], *before.lines[1], *before.faceup}
+    changed = next(n for n in range(84, 0, -1) if n not in shown)
+    after = type(before)(((*before.lines[0][:2], changed, *before.lines[0][3:]),
+                          before.lines[1]), before.faceup, before.locks)
+    look = Look.draw(51, difficulty("easy"))
+    frames = [photograph(lay_table(trains_layout(table, 51), look), shot)[0]
+              for shot, table in enumerate((before, before, after))]
+    pipeline = Pipeline(players=2)
+    readings = [pipeline.read(frame).observation for frame in frames]
+    assert readings == [before, before, after]

@@ -243,14 +243,16 @@ def find_cards(grey_image: Image, image_to_table: Matrix | None = None) -> list[
         candidates.append((_size_error(ordered, image_to_table), area, ordered))
     candidates.sort(key=lambda candidate: (candidate[0], candidate[1]))
     found: list[FoundCard] = []
+    centres: list[Points] = []
     for _, _, corners in candidates:
         centre = corners.mean(axis=0)
         reach = 0.3 * min(_sides(corners))
-        if any(np.linalg.norm(centre - card.window.mean(axis=0)) < reach for card in found):
+        if centres and float(np.hypot(*(np.array(centres) - centre).T).min()) < reach:
             continue
         patch = patch_of(grey_image, corners)
         if _is_paper(patch):
             found.append(FoundCard(corners, patch))
+            centres.append(centre)
     return found
 
 

@@ -11,12 +11,17 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.detect import find_cards
+from vision.detect import FoundCard, find_cards
 from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM
-from vision.identify import References, rendered_references
+from vision.identify import Identity, References, rendered_references
 from vision.imaging import Image, Matrix, Points, grey, transform_points
 from vision.markers import TableFinder
 from vision.observation import TrainsObservation
+
+STILL_PIXELS = 1.5
+"""A window whose corners moved less than this since the last frame has not moved."""
+STILL_GREY = 6.0
+"""Mean grey-level change of a window below which it shows the same card as last frame."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,8 @@ class Pipeline:
     """Keeps the table's homography across frames."""
     frames: int = 0
     """Frames read so far."""
+    _seen: list[tuple[FoundCard, Identity]] = field(default_factory=list, repr=False)
+    """Last frame's cards, so a card lying still is not identified afresh every frame."""
 
     def __post_init__(self) -> None:
         if self.references is None:
@@ -99,20 +106,32 @@ class Pipeline:
         from vision.zones import trains_observation
 
         assert self.references is not None
-        seen = 0
+        markers = 0
         if self.table.homography is None or self.frames % self.marker_every == 0:
             self.table.update(frame)
-            seen = self.table.seen
+            markers = self.table.seen
         self.frames += 1
         to_table = self.table.homography
         grey_frame = grey(frame)
         cards = []
+        seen = []
         for found in find_cards(grey_frame, to_table):
-            identity = self.references.identify(found.patch)
+            identity = self._remembered(found) or self.references.identify(found.patch)
+            seen.append((found, identity))
             corners = found.card_corners(identity.turned)
             table_corners = transform_points(to_table, corners) if to_table is not None else None
             cards.append(CardReading(identity.name, identity.confidence, corners, table_corners))
+        self._seen = seen
         observation = None
         if self.deck == "trains" and to_table is not None:
             observation = trains_observation(cards, grey_frame, self.players)
-        return FrameReading(tuple(cards), to_table, seen, observation)
+        return FrameReading(tuple(cards), to_table, markers, observation)
+
+    def _remembered(self, found: FoundCard) -> Identity | None:
+        """Last frame's identity of a card whose window has neither moved nor changed."""
+        for previous, identity in self._seen:
+            if (np.abs(previous.window - found.window).max() <= STILL_PIXELS
+                    and float(np.abs(previous.patch.astype(np.int16) - found.patch).mean())
+                    <= STILL_GREY):
+                return identity
+        return None

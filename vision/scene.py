@@ -338,30 +338,35 @@ def _hand(rng: np.random.Generator, table_to_image: Matrix) -> Image:
 
 
 def _spoil(image: Image, look: Look, hands: Sequence[Image], rng: np.random.Generator) -> Image:
-    """Light, glare, shadows, hands, blur, noise and JPEG, in the order a camera suffers them."""
+    """Light, glare, shadows, hands, blur, noise and JPEG, in the order a camera suffers them.
+
+    Light, glare, shadows and skin belong to the look (a webcam's scene is lit the same from
+    frame to frame); ``rng`` draws what changes every frame: the sensor noise.
+    """
+    still = np.random.default_rng([look.seed, 23])
     level = look.level
     height, width = image.shape[:2]
     ys, xs = np.mgrid[0:height:8, 0:width:8].astype(np.float32)
-    angle = rng.uniform(0, 2 * math.pi)
+    angle = still.uniform(0, 2 * math.pi)
     ramp = (xs * math.cos(angle) + ys * math.sin(angle)) / max(width, height)
     ramp = (ramp - ramp.min()) / max(1e-6, float(ramp.max() - ramp.min()))
-    light = 1.0 - level.light * rng.uniform(0.5, 1.0) * ramp
-    gain = float(rng.uniform(0.85, 1.1))
-    if rng.random() < level.shadow:
+    light = 1.0 - level.light * still.uniform(0.5, 1.0) * ramp
+    gain = float(still.uniform(0.85, 1.1))
+    if still.random() < level.shadow:
         shadow = np.zeros_like(light)
-        points = (rng.uniform(0, 1, (5, 2)) * [width / 8, height / 8]).astype(np.int32)
+        points = (still.uniform(0, 1, (5, 2)) * [width / 8, height / 8]).astype(np.int32)
         cv2.fillConvexPoly(shadow, cv2.convexHull(points), 1.0)
         shadow = cv2.GaussianBlur(shadow, (0, 0), 6)
-        light = light * (1 - float(rng.uniform(0.2, 0.45)) * shadow)
+        light = light * (1 - float(still.uniform(0.2, 0.45)) * shadow)
     light = cv2.resize(light * gain, (width, height), interpolation=cv2.INTER_LINEAR)
     lit = image.astype(np.float32) * light[..., None]
-    if rng.random() < level.glare:
+    if still.random() < level.glare:
         glare = np.zeros((height // 8, width // 8), np.float32)
-        centre = (int(rng.integers(0, width // 8)), int(rng.integers(0, height // 8)))
-        cv2.circle(glare, centre, int(rng.integers(4, 14)), 1.0, -1)
+        centre = (int(still.integers(0, width // 8)), int(still.integers(0, height // 8)))
+        cv2.circle(glare, centre, int(still.integers(4, 14)), 1.0, -1)
         glare = cv2.resize(cv2.GaussianBlur(glare, (0, 0), 4), (width, height))
-        lit += glare[..., None] * 255 * level.glare * float(rng.uniform(0.5, 1.0))
-    skin = np.array(rng.uniform([60, 90, 150], [130, 160, 230]), np.float32)
+        lit += glare[..., None] * 255 * level.glare * float(still.uniform(0.5, 1.0))
+    skin = np.array(still.uniform([60, 90, 150], [130, 160, 230]), np.float32)
     for mask in hands:
         soft = cv2.GaussianBlur(mask, (0, 0), 2).astype(np.float32)[..., None] / 255
         dark = np.roll(soft, (25, 18), axis=(0, 1))
@@ -372,7 +377,7 @@ def _spoil(image: Image, look: Look, hands: Sequence[Image], rng: np.random.Gene
         lit = cv2.GaussianBlur(lit, (0, 0), look.blur)
     lit += rng.standard_normal(lit.shape, dtype=np.float32) * np.float32(look.noise)
     result = np.asarray(np.clip(lit, 0, 255), np.uint8)
-    quality = int(rng.integers(level.jpeg[0], level.jpeg[1] + 1))
+    quality = int(still.integers(level.jpeg[0], level.jpeg[1] + 1))
     if quality < 100:
         ok, data = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, quality])
         if ok:

@@ -50,13 +50,19 @@ FACEUP_ROW_MM = 60.0
 """Face-up cards whose centres are this close across are in the same row."""
 
 
-def _edge_offset(edge: Edge, point: np.ndarray) -> tuple[float, float]:
-    """(across, along) of a table point relative to the line along ``edge``."""
+@lru_cache(maxsize=len(Edge))
+def _line_axes(edge: Edge) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Middle of the line along ``edge``, its outward and its left-to-right unit vectors."""
     middle = np.array([TABLE_WIDTH_MM / 2, TABLE_HEIGHT_MM / 2])
     reach = (TABLE_HEIGHT_MM if edge in (Edge.BOTTOM, Edge.TOP) else TABLE_WIDTH_MM) / 2
-    line_middle = middle + outward(edge) * (reach - LINE_INSET_MM)
+    return middle + outward(edge) * (reach - LINE_INSET_MM), outward(edge), edge_direction(edge)
+
+
+def _edge_offset(edge: Edge, point: np.ndarray) -> tuple[float, float]:
+    """(across, along) of a table point relative to the line along ``edge``."""
+    line_middle, across, along = _line_axes(edge)
     relative = point - line_middle
-    return float(relative @ outward(edge)), float(relative @ edge_direction(edge))
+    return float(relative @ across), float(relative @ along)
 
 
 def _seat_edges(lines: dict[Edge, list[CardReading]], players: int | None) -> tuple[Edge, ...]:
@@ -108,10 +114,14 @@ def trains_observation(cards: Sequence[CardReading], grey_frame: Image,
         locks=locks)
 
 
+@lru_cache(maxsize=1)
+def _railcar_numbers() -> dict[str, int]:
+    """Each trains card's number by its public name (the deck file is read once)."""
+    return {card.id: card.number("number") for card in load_deck("trains").cards}
+
+
 def _number(card: CardReading) -> int | None:
-    if card.name is None or not card.name.startswith("trains/"):
-        return None
-    return load_deck("trains").card(card.name).number("number")
+    return None if card.name is None else _railcar_numbers().get(card.name)
 
 
 def _faceup_order(cards: list[CardReading]) -> list[CardReading]:
