@@ -25,7 +25,7 @@ from host.journal import Journal, default_path
 from host.web.server import Address, WebView
 
 #: Modules that add their own sub-commands (each has ``register(subcommands)``).
-COMMAND_MODULES: tuple[str, ...] = ("host.board.cli",)
+COMMAND_MODULES: tuple[str, ...] = ("host.board.cli", "vision.cli")
 
 Subcommands = Any  # argparse's sub-parser action has no public type
 

@@ -1,0 +1,126 @@
+"""Cameras: a rendered one (a seeded video of a game in progress) and real ones (OpenCV).
+
+``RenderedCamera(observations, seed)`` plays a game on a rendered table: each observation is
+shown still for a while, then a hand reaches over the table while the cards change, then the
+next observation is shown still. It is what the app runs on without a webcam, and what tests
+and the demo feed the whole pipeline with.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from host.errors import BadInputError
+from vision.imaging import Image
+from vision.observation import TrainsObservation
+from vision.scene import (
+    Difficulty,
+    Look,
+    Tabletop,
+    difficulty,
+    lay_table,
+    photograph,
+    trains_layout,
+)
+
+
+@dataclass(frozen=True)
+class CameraFrame:
+    """One frame of a camera."""
+
+    timestamp: float
+    """Seconds since the first frame."""
+    image: Image
+    """The BGR picture."""
+    shown: TrainsObservation | None
+    """For a rendered camera: the observation on the table in this frame (None while a hand
+    is changing it); None for a real camera."""
+
+
+class RenderedCamera:
+    """A seeded video of a Game of Trains table going through ``observations``.
+
+    Each observation stays still for ``still_frames`` frames, then a hand passes over the table
+    for ``hand_frames`` frames while the table changes to the next one. Camera pose, cloth and
+    light are drawn once from ``seed`` at the difficulty ``level``; noise changes every frame.
+    """
+
+    def __init__(self, observations: Sequence[TrainsObservation], seed: int = 1,
+                 level: str | Difficulty = "easy", still_frames: int = 12, hand_frames: int = 6,
+                 fps: float = 15.0) -> None:
+        if not observations:
+            raise ValueError("a rendered camera needs at least one observation")
+        self.observations = list(observations)
+        self.level = difficulty(level) if isinstance(level, str) else level
+        self.look = Look.draw(seed, self.level)
+        self.seed = seed
+        self.still_frames = still_frames
+        self.hand_frames = hand_frames
+        self.fps = fps
+
+    def _table(self, observation: TrainsObservation) -> Tabletop:
+        return lay_table(trains_layout(observation, self.seed, self.level.jitter_degrees),
+                         self.look)
+
+    def __len__(self) -> int:
+        return (len(self.observations) * self.still_frames
+                + (len(self.observations) - 1) * self.hand_frames)
+
+    def __iter__(self) -> Iterator[CameraFrame]:
+        shot = 0
+        for index, observation in enumerate(self.observations):
+            table = self._table(observation)
+            for _ in range(self.still_frames):
+                image, _ = photograph(table, shot, hands=0)
+                yield CameraFrame(shot / self.fps, image, observation)
+                shot += 1
+            if index + 1 == len(self.observations):
+                break
+            following = self._table(self.observations[index + 1])
+            for step in range(self.hand_frames):
+                # The cards change while the hand is over the table.
+                image, _ = photograph(table if step < self.hand_frames // 2 else following, shot,
+                                      hands=1)
+                yield CameraFrame(shot / self.fps, image, None)
+                shot += 1
+
+
+class VideoCamera:
+    """Frames from a webcam (by index) or a video file, through OpenCV."""
+
+    def __init__(self, source: int | Path) -> None:
+        self.source = source
+        # OpenCV reports a missing camera in several lines of its own; our one line is enough.
+        previous = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+        try:
+            capture = cv2.VideoCapture(str(source) if isinstance(source, Path) else source)
+        finally:
+            cv2.utils.logging.setLogLevel(previous)
+        if not capture.isOpened():
+            what = f"camera {source}" if isinstance(source, int) else f"video file {source}"
+            raise BadInputError(f"cannot open {what}")
+        self._capture = capture
+
+    def __iter__(self) -> Iterator[CameraFrame]:
+        frame_index = 0
+        fps = self._capture.get(cv2.CAP_PROP_FPS) or 30.0
+        start = time.monotonic()
+        try:
+            while True:
+                ok, image = self._capture.read()
+                if not ok or image is None:
+                    return
+                # A live camera is timed by the clock; a file by its frame rate.
+                live = isinstance(self.source, int)
+                timestamp = time.monotonic() - start if live else frame_index / fps
+                yield CameraFrame(timestamp, np.asarray(image, np.uint8), None)
+                frame_index += 1
+        finally:
+            self._capture.release()

@@ -1,0 +1,114 @@
+"""The printed table markers: drawing them, and finding the table from them in a frame.
+
+Four ArUco markers (dictionary 4x4_50, ids 0-3) taped at the table corners give the homography
+from the camera image to table millimetres (``vision.table``). A hand over a marker must not lose
+the table, so ``TableFinder`` keeps the last good homography until all four are seen again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.imaging import Image, Matrix, grey
+from vision.table import MARKER_IDS, MARKER_SIZE_MM, TABLE_HEIGHT_MM, TABLE_WIDTH_MM
+
+DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+"""The ArUco dictionary the markers come from."""
+
+MARKER_CENTRES_MM: dict[int, tuple[float, float]] = dict(zip(MARKER_IDS, [
+    (0.0, 0.0), (TABLE_WIDTH_MM, 0.0), (TABLE_WIDTH_MM, TABLE_HEIGHT_MM), (0.0, TABLE_HEIGHT_MM)],
+    strict=True))
+"""Where each marker's centre is, in table millimetres."""
+
+
+def marker_image(marker_id: int, side: int) -> Image:
+    """Marker ``marker_id`` as a ``side`` x ``side`` grey image (black square, no white border)."""
+    return np.asarray(cv2.aruco.generateImageMarker(DICTIONARY, marker_id, side), np.uint8)
+
+
+def _marker_corners_mm(marker_id: int) -> np.ndarray:
+    x, y = MARKER_CENTRES_MM[marker_id]
+    h = MARKER_SIZE_MM / 2
+    return np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]], np.float64)
+
+
+@dataclass
+class TableFinder:
+    """Finds the table in frames and remembers it while markers are covered."""
+
+    homography: Matrix | None = None
+    """Image pixels to table millimetres, from the last frame where enough markers showed."""
+    seen: int = 0
+    """How many markers the last frame showed."""
+
+    def __post_init__(self) -> None:
+        parameters = cv2.aruco.DetectorParameters()
+        # Two threshold scales instead of three: printed markers are crisp and large enough,
+        # and this halves the time the detector takes on a busy 720p frame.
+        parameters.adaptiveThreshWinSizeMin = 5
+        parameters.adaptiveThreshWinSizeMax = 15
+        parameters.adaptiveThreshWinSizeStep = 10
+        self._detector = cv2.aruco.ArucoDetector(DICTIONARY, parameters)
+
+    def update(self, frame: Image) -> Matrix | None:
+        """Look for the markers in ``frame``; return the homography to use for it (maybe old).
+
+        Two markers are enough (each gives four corners); with fewer, the last good one stays.
+        """
+        corners, ids, _ = self._detector.detectMarkers(grey(frame))
+        image_points, table_points = [], []
+        if ids is not None:
+            for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+                if int(marker_id) in MARKER_CENTRES_MM:
+                    image_points.append(np.asarray(quad, np.float64).reshape(4, 2))
+                    table_points.append(_marker_corners_mm(int(marker_id)))
+        self.seen = len(image_points)
+        if self.seen >= 2:
+            found, _ = cv2.findHomography(np.concatenate(image_points),
+                                          np.concatenate(table_points))
+            if found is not None:
+                self.homography = np.asarray(found, np.float64)
+        return self.homography
+
+
+A4_MM = (210.0, 297.0)
+"""Paper size of the printable sheets."""
+
+
+def marker_sheet(px_per_mm: float = 6.0) -> Image:
+    """A printable A4 page (grey, white paper) with the four table markers and their places.
+
+    Print at 100 % (each black square must measure 50 mm), cut them apart and tape marker 0 at
+    the far-left corner of the play area, then clockwise: 1 far right, 2 near right, 3 near left,
+    "near" being the camera's side.
+    """
+    width, height = round(A4_MM[0] * px_per_mm), round(A4_MM[1] * px_per_mm)
+    page = np.full((height, width), 255, np.uint8)
+    side = round(MARKER_SIZE_MM * px_per_mm)
+    places = ["far left", "far right", "near right", "near left"]
+    font, ink = cv2.FONT_HERSHEY_SIMPLEX, 0
+    for index, marker_id in enumerate(MARKER_IDS):
+        column, row = index % 2, index // 2
+        x = round((30 + column * 95) * px_per_mm)
+        y = round((40 + row * 110) * px_per_mm)
+        page[y:y + side, x:x + side] = marker_image(marker_id, side)
+        cv2.putText(page, f"{marker_id}: {places[index]}", (x, y + side + round(10 * px_per_mm)),
+                    font, px_per_mm * 0.35, ink, max(1, round(px_per_mm / 4)), cv2.LINE_AA)
+        # A dashed cut line round each marker, leaving a white border the detector needs.
+        margin = round(10 * px_per_mm)
+        box = (x - margin, y - margin, x + side + margin, y + side + round(16 * px_per_mm))
+        for start in range(box[0], box[2], round(4 * px_per_mm)):
+            end = min(start + round(2 * px_per_mm), box[2])
+            cv2.line(page, (start, box[1]), (end, box[1]), 160, 1)
+            cv2.line(page, (start, box[3]), (end, box[3]), 160, 1)
+        for start in range(box[1], box[3], round(4 * px_per_mm)):
+            end = min(start + round(2 * px_per_mm), box[3])
+            cv2.line(page, (box[0], start), (box[0], end), 160, 1)
+            cv2.line(page, (box[2], start), (box[2], end), 160, 1)
+    cv2.putText(page, "Conductor table markers - print at 100%: each black square is 50 mm",
+                (round(15 * px_per_mm), round(20 * px_per_mm)), font, px_per_mm * 0.3, ink,
+                max(1, round(px_per_mm / 4)), cv2.LINE_AA)
+    return page

@@ -1,0 +1,79 @@
+"""The Game of Trains observation: the public JSON the recognizer hands to the referee.
+
+``{"lines": [[12, 30, ...], ...], "faceup": [55, 7], "locks": [[0, "left"]]}``: ``lines[s]`` is
+seat s's seven railcar numbers from that player's left to right (``null`` where a card is there
+but could not be read), ``faceup`` the numbers lying face up beside the draw pile, ``locks`` the
+slots (``left``, ``middle``, ``right``) showing a protect card's lock tab.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from host.errors import BadInputError
+from vision.table import LINE_LENGTH, SEAT_EDGES
+
+LOCK_SLOTS: dict[str, int] = {"left": 0, "middle": 3, "right": 6}
+"""Slots a protect card can guard, and the railcar position (0-6) each names."""
+
+
+class ObservationError(BadInputError):
+    """An observation that is not in the format above."""
+
+
+@dataclass(frozen=True)
+class TrainsObservation:
+    """What a Game of Trains table shows at a stable moment."""
+
+    lines: tuple[tuple[int | None, ...], ...]
+    """Each seat's railcar numbers, from that player's left to right (None: unreadable)."""
+    faceup: tuple[int | None, ...]
+    """Numbers face up beside the draw pile, in the order they lie (rows, left to right)."""
+    locks: tuple[tuple[int, str], ...] = ()
+    """(seat, slot) of each lock tab, slot being ``left``, ``middle`` or ``right``."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The public JSON object."""
+        return {"lines": [list(line) for line in self.lines], "faceup": list(self.faceup),
+                "locks": [[seat, slot] for seat, slot in self.locks]}
+
+    def dumps(self) -> str:
+        """One line of JSON."""
+        return json.dumps(self.to_json(), separators=(", ", ": "))
+
+    @staticmethod
+    def from_json(data: Any) -> TrainsObservation:
+        """Parse the public JSON object, with a one-line reason for anything wrong."""
+        if not isinstance(data, dict):
+            raise ObservationError("an observation is a JSON object")
+        lines, faceup, locks = data.get("lines"), data.get("faceup", []), data.get("locks", [])
+        if not isinstance(lines, list) or len(lines) not in SEAT_EDGES:
+            raise ObservationError(f'"lines" must list one line per seat ({min(SEAT_EDGES)}-'
+                                   f"{max(SEAT_EDGES)} seats)")
+        parsed = []
+        for seat, line in enumerate(lines):
+            if not isinstance(line, list) or len(line) != LINE_LENGTH:
+                raise ObservationError(f"line {seat} must hold {LINE_LENGTH} railcars")
+            parsed.append(tuple(_number(value, f"line {seat}") for value in line))
+        if not isinstance(faceup, list):
+            raise ObservationError('"faceup" must be a list of numbers')
+        if not isinstance(locks, list):
+            raise ObservationError('"locks" must be a list of [seat, slot]')
+        parsed_locks = []
+        for lock in locks:
+            if (not isinstance(lock, list) or len(lock) != 2 or not isinstance(lock[0], int)
+                    or not 0 <= lock[0] < len(lines) or lock[1] not in LOCK_SLOTS):
+                raise ObservationError(f"bad lock {lock!r}: [seat, left|middle|right]")
+            parsed_locks.append((int(lock[0]), str(lock[1])))
+        return TrainsObservation(tuple(parsed), tuple(_number(v, "faceup") for v in faceup),
+                                 tuple(parsed_locks))
+
+
+def _number(value: Any, where: str) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 84:
+        raise ObservationError(f"{where}: {value!r} is not a railcar number 1-84")
+    return value

@@ -1,0 +1,137 @@
+"""The recognizer's frame loop: table, cards, identities and (for The Game of Trains) zones.
+
+``Pipeline.read(frame)`` turns one camera frame into a ``FrameReading``; a ``Stabilizer`` then
+decides when the table has settled (see ``vision.stabilizer``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.detect import FoundCard, find_cards
+from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM
+from vision.identify import Identity, References, rendered_references
+from vision.imaging import Image, Matrix, Points, grey, transform_points
+from vision.markers import TableFinder
+from vision.observation import TrainsObservation
+
+STILL_PIXELS = 1.5
+"""A window whose corners moved less than this since the last frame has not moved."""
+STILL_GREY = 6.0
+"""Mean grey-level change of a window below which it shows the same card as last frame."""
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """One card found in a frame."""
+
+    name: str | None
+    """Its public name (``trains/42``), or None when it could not be read clearly."""
+    confidence: float
+    """0 to 1 (see ``vision.identify.Identity``)."""
+    corners: Points
+    """The card's corners in image pixels: its own top-left, top-right, bottom-right,
+    bottom-left (for an unknown card, the top is a guess)."""
+    table_corners: Points | None
+    """The same corners in table millimetres, when the table was found."""
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        """Centre in image pixels."""
+        x, y = self.corners.mean(axis=0)
+        return float(x), float(y)
+
+    def card_to_image(self) -> Matrix:
+        """Homography from the card's own millimetres (origin top-left) to image pixels."""
+        source = np.array([[0, 0], [CARD_WIDTH_MM, 0], [CARD_WIDTH_MM, CARD_HEIGHT_MM],
+                           [0, CARD_HEIGHT_MM]], np.float32)
+        return np.asarray(cv2.getPerspectiveTransform(source, self.corners.astype(np.float32)),
+                          np.float64)
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON ``conductor vision identify --json`` prints for a card."""
+        x, y = self.centre
+        return {"name": self.name, "confidence": round(self.confidence, 3),
+                "corners": [[round(float(px), 1), round(float(py), 1)] for px, py in self.corners],
+                "centre": [round(x, 1), round(y, 1)]}
+
+
+@dataclass(frozen=True)
+class FrameReading:
+    """Everything read from one frame."""
+
+    cards: tuple[CardReading, ...]
+    """Every card found, named or not."""
+    image_to_table: Matrix | None
+    """Homography to table millimetres in use for this frame (maybe from an earlier frame)."""
+    markers_seen: int
+    """Table markers seen in this frame (0 when they were not looked for)."""
+    observation: TrainsObservation | None = None
+    """The Game of Trains observation, when the deck is ``trains`` and every zone is complete."""
+
+
+@dataclass
+class Pipeline:
+    """Reads frames of one table with one deck.
+
+    ``players``: seats at the table (2-4), or None to infer them from the lines laid out.
+    ``marker_every``: look for the markers every this many frames (the camera stands still;
+    between looks, and while markers are covered, the last good homography is used).
+    """
+
+    deck: str = "trains"
+    """Deck the cards come from."""
+    references: References | None = None
+    """Enrolled references; by default Conductor's own rendered faces of ``deck``."""
+    players: int | None = None
+    """Number of seats for the zones (None: infer)."""
+    marker_every: int = 3
+    """Frames between looks for the table markers."""
+    table: TableFinder = field(default_factory=TableFinder)
+    """Keeps the table's homography across frames."""
+    frames: int = 0
+    """Frames read so far."""
+    _seen: list[tuple[FoundCard, Identity]] = field(default_factory=list, repr=False)
+    """Last frame's cards, so a card lying still is not identified afresh every frame."""
+
+    def __post_init__(self) -> None:
+        if self.references is None:
+            self.references = rendered_references(self.deck)
+
+    def read(self, frame: Image) -> FrameReading:
+        """Read one BGR (or grey) frame."""
+        from vision.zones import trains_observation
+
+        assert self.references is not None
+        markers = 0
+        if self.table.homography is None or self.frames % self.marker_every == 0:
+            self.table.update(frame)
+            markers = self.table.seen
+        self.frames += 1
+        to_table = self.table.homography
+        grey_frame = grey(frame)
+        cards = []
+        seen = []
+        for found in find_cards(grey_frame, to_table):
+            identity = self._remembered(found) or self.references.identify(found.patch)
+            seen.append((found, identity))
+            corners = found.card_corners(identity.turned)
+            table_corners = transform_points(to_table, corners) if to_table is not None else None
+            cards.append(CardReading(identity.name, identity.confidence, corners, table_corners))
+        self._seen = seen
+        observation = None
+        if self.deck == "trains" and to_table is not None:
+            observation = trains_observation(cards, grey_frame, self.players)
+        return FrameReading(tuple(cards), to_table, markers, observation)
+
+    def _remembered(self, found: FoundCard) -> Identity | None:
+        """Last frame's identity of a card whose window has neither moved nor changed."""
+        for previous, identity in self._seen:
+            if (np.abs(previous.window - found.window).max() <= STILL_PIXELS
+                    and float(np.abs(previous.patch.astype(np.int16) - found.patch).mean())
+                    <= STILL_GREY):
+                return identity
+        return None
