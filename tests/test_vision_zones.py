@@ -88,3 +88,25 @@ def test_a_card_swapped_in_place_between_frames_is_read_afresh() -> None:
     pipeline = Pipeline(players=2)
     readings = [pipeline.read(frame).observation for frame in frames]
     assert readings == [before, before, after]
+
+
+def test_a_card_swapped_for_one_a_single_digit_apart_is_read_afresh() -> None:
+    # A draw seen by the rendered camera: seat 1's 75 is replaced by the 35 in the same place
+    # and laid face up. 75 for 35 changes a few percent of the window, too little for the mean
+    # grey change; a stale 75 would be a wrong identity, the worst error the recognizer can make.
+    from vision.camera import RenderedCamera
+    from vision.observation import TrainsObservation
+    from vision.stabilizer import Stabilizer
+
+    tables = [
+        {"lines": [[78, 47, 33, 22, 40, 12, 48], [75, 66, 56, 51, 28, 21, 65]], "faceup": [5]},
+        {"lines": [[78, 47, 33, 22, 40, 12, 48], [35, 66, 56, 51, 28, 21, 65]], "faceup": [5, 75]},
+    ]
+    observations = [TrainsObservation.from_json({**table, "locks": []}) for table in tables]
+    pipeline, stable = Pipeline(players=2), Stabilizer[TrainsObservation]()
+    reported = []
+    for frame in RenderedCamera(observations, seed=2):
+        change = stable.feed(frame.timestamp, pipeline.read(frame.image).observation)
+        if change is not None:
+            reported.append(change)
+    assert reported == observations

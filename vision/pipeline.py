@@ -22,6 +22,11 @@ STILL_PIXELS = 1.5
 """A window whose corners moved less than this since the last frame has not moved."""
 STILL_GREY = 6.0
 """Mean grey-level change of a window below which it shows the same card as last frame."""
+STILL_PEAK = 25.0
+"""...and the change in its most changed spots (the 99.5th percentile, after a 3x3 blur that
+averages sensor noise away) below which no stroke appeared or vanished: a card swapped for one
+whose number differs in a single digit changes only a few percent of the window, too little for
+the mean, but its strokes change by over 100 grey levels."""
 
 
 @dataclass(frozen=True)
@@ -130,8 +135,10 @@ class Pipeline:
     def _remembered(self, found: FoundCard) -> Identity | None:
         """Last frame's identity of a card whose window has neither moved nor changed."""
         for previous, identity in self._seen:
-            if (np.abs(previous.window - found.window).max() <= STILL_PIXELS
-                    and float(np.abs(previous.patch.astype(np.int16) - found.patch).mean())
-                    <= STILL_GREY):
+            if np.abs(previous.window - found.window).max() > STILL_PIXELS:
+                continue
+            change = np.abs(previous.patch.astype(np.int16) - found.patch).astype(np.uint8)
+            peak = float(np.percentile(cv2.blur(change, (3, 3)), 99.5))
+            if float(change.mean()) <= STILL_GREY and peak <= STILL_PEAK:
                 return identity
         return None
