@@ -39,7 +39,14 @@ def _app(args: argparse.Namespace) -> Iterator[AppContext]:
         print(f"web view: {web.url}" + (f"  (PIN {web.pin})" if web.pin else ""), flush=True)
     try:
         with Journal(args.db) as journal:
-            yield AppContext(out=sys.stdout, journal=journal, pace=args.pace, web=web)
+            yield AppContext(
+                out=sys.stdout,
+                journal=journal,
+                pace=args.pace,
+                web=web,
+                camera=getattr(args, "camera", "rendered"),
+                board=getattr(args, "board", "sim"),
+            )
     finally:
         if web is not None:
             web.close()
@@ -128,6 +135,18 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=1, help="seed of the game (default 1)")
     demo.add_argument("--players", type=int, default=3, help="number of seats (default 3)")
     demo.add_argument("--pace", type=float, default=0.0, help="seconds between turns")
+    demo.add_argument(
+        "--camera",
+        choices=("rendered", "none"),
+        default="rendered",
+        help="rendered: the recognizer reads a rendered video of the game (default); "
+        "none: the referee gets the tables directly (fast)",
+    )
+    demo.add_argument(
+        "--board",
+        default="sim",
+        help="sim: the simulated dice/LED board (default); none; auto; or a serial port",
+    )
     demo.add_argument("--db", type=Path, help="the journal file (default: per-user data folder)")
     _web_options(demo)
     demo.set_defaults(run=_demo)
@@ -145,6 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
     resume = commands.add_parser("resume", help="continue a journaled game after a crash")
     resume.add_argument("id", type=int, help="the game's number (see conductor games)")
     resume.add_argument("--pace", type=float, default=0.0, help="seconds between turns")
+    resume.add_argument("--camera", choices=("rendered", "none"), default="rendered")
+    resume.add_argument("--board", default="sim", help="sim, none, auto or a serial port")
     resume.add_argument("--db", type=Path, help="the journal file")
     _web_options(resume)
     resume.set_defaults(run=_resume)

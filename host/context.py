@@ -22,6 +22,11 @@ class AppContext:
     """Seconds to wait between turns (a demo people can follow)."""
     web: WebView | None = None
     """The web view, when one is served."""
+    camera: str = "rendered"
+    """Where the table is seen: ``rendered`` (the demo's video), ``none`` (the demo's tables
+    fed straight to the referee), a camera index or a video file."""
+    board: str = "sim"
+    """The dice/LED board: ``sim`` (the simulated one), ``none``, ``auto`` or a serial port."""
 
     def say(self, text: str) -> None:
         """One line on the terminal, shown at once."""

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from host.context import AppContext
 from host.errors import BadInputError
-from host.session import COMMITTING, GameReferee, Session
+from host.session import COMMITTING, Session
 from host.turns import TurnIndicator
 from host.web.snapshot import GameLog, snapshot
 
@@ -83,8 +83,8 @@ class Lights(Protocol):
 class TableLoop:
     """Judges the table as events arrive and tells everyone: LEDs, terminal, web view."""
 
-    session: Session[GameReferee]
-    """The journaled, refereed game."""
+    session: Session[Any]
+    """The journaled, refereed game (any game's referee)."""
     app: AppContext
     """Terminal, journal and web view."""
     title: str
@@ -168,8 +168,9 @@ class TableLoop:
         self.complaint, self.alerting = None, False
         if kind in COMMITTING:
             text = str(verdict.get("move", {}).get("text", kind))
+            text += f" — seat {verdict['seat']} WINS" if kind == "win" else ""
             self.log.add(kind, text)
-            self._say("info", text + (f" — seat {verdict['seat']} wins" if kind == "win" else ""))
+            self._say("info", f"{self.session.turns:3}. {text}")
         elif verdict.get("pending") or verdict.get("instructions"):
             pending = verdict.get("pending") or "; ".join(verdict.get("instructions", []))
             self._say("info", str(pending))

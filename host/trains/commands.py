@@ -8,15 +8,20 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from host.board.lights import board_lights
+from host.camera_feed import CameraFeed, watch
 from host.context import AppContext
 from host.errors import BadInputError
 from host.jsonl import read_json_lines
-from host.session import COMMITTING, Session
+from host.session import Session
+from host.table_loop import TableLoop, TableSeen
 from host.trains.bots import GreedyBot
 from host.trains.observation import Observation, parse_observation, parse_opening
 from host.trains.position import Phase, Position, apply
 from host.trains.referee import Referee, open_referee
-from host.web.snapshot import GameLog, snapshot
+from vision.camera import RenderedCamera
+from vision.observation import TrainsObservation
+from vision.pipeline import Pipeline
 
 MAX_DEMO_MOVES = 2000
 """A demo that has not ended by then stops (greedy bots finish far sooner)."""
@@ -54,29 +59,30 @@ class _Simulation:
         self.table = Position.deal(players, self.rng.randrange(players), self.rng)
         self.bot = GreedyBot(self.rng)
 
-    def opening(self) -> dict[str, Any]:
-        """The first observation: the table as dealt."""
-        seen = Observation.of(self.table).to_json()
-        return {"seats": self.table.seats, "first": self.table.first, **seen}
-
-    def step(self) -> dict[str, Any]:
-        """The bot on turn plays; the table as the camera would then see it."""
-        self.table = apply(self.table, self.bot.choose(self.table))
-        return Observation.of(self.table).to_json()
+    def play_out(self) -> list[dict[str, Any]]:
+        """The table as the camera would see it: as dealt (with ``seats`` and ``first``), then
+        after every move, to the win (or the move limit)."""
+        seen = [{"seats": self.table.seats, "first": self.table.first}]
+        seen[0].update(Observation.of(self.table).to_json())
+        while self.table.phase is not Phase.OVER and len(seen) <= MAX_DEMO_MOVES:
+            self.table = apply(self.table, self.bot.choose(self.table))
+            seen.append(Observation.of(self.table).to_json())
+        return seen
 
 
 def demo(seed: int, players: int, app: AppContext) -> int:
-    """A seeded game between greedy bots, each turn judged by the referee from the table alone,
-    journaled, told on the terminal and shown on the web view."""
-    simulation = _Simulation(seed, players)
+    """A seeded game between greedy bots, seen through the rendered camera (or directly with
+    ``--camera none``), each turn judged by the referee from the table alone, journaled, shown
+    on the seat LEDs of the simulated board, the terminal and the web view."""
+    tables = _Simulation(seed, players).play_out()
     settings = {"mode": "demo", "seed": seed, "players": players}
-    session = Session.start("trains", simulation.opening(), open_referee, app.journal, settings)
+    session = Session.start("trains", tables[0], open_referee, app.journal, settings)
     app.say(
-        f"The Game of Trains: {players} seats, seed {seed}; seat {simulation.table.first} starts"
+        f"The Game of Trains: {players} seats, seed {seed}; seat {tables[0]['first']} starts"
         f" (journaled as game {session.game_id})"
     )
-    _show_lines(simulation.table, app)
-    return _play_out(simulation, session, app, GameLog())
+    _show_lines(session.referee.game.position, app)
+    return _watch(tables, session, app, seed)
 
 
 def resume(game_id: int, app: AppContext) -> int:
@@ -85,64 +91,58 @@ def resume(game_id: int, app: AppContext) -> int:
     if settings.get("mode") != "demo":
         raise BadInputError(f"game {game_id} was not a demo game")
     session = Session.resume(app.journal, game_id, open_referee)
-    simulation = _Simulation(int(settings["seed"]), int(settings["players"]))
-    committed = session.referee.game.position
-    for _ in session.referee.game.moves:
-        simulation.step()
-    if Observation.of(simulation.table) != Observation.of(committed):
+    seed = int(settings["seed"])
+    tables = _Simulation(seed, int(settings["players"])).play_out()
+    done = session.turns
+    committed = Observation.of(session.referee.game.position).to_json()
+    if done >= len(tables) or {**tables[done], "seats": None, "first": None} != {
+        **committed,
+        "seats": None,
+        "first": None,
+    }:
         raise BadInputError(f"game {game_id}'s journal does not match its seeded demo")
-    app.say(f"Resuming game {game_id} after {len(session.referee.game.moves)} moves")
-    _show_lines(committed, app)
-    log = GameLog()
-    log.add("info", f"resumed after {len(session.referee.game.moves)} moves")
-    return _play_out(simulation, session, app, log)
+    app.say(f"Resuming game {game_id} after {done} moves")
+    _show_lines(session.referee.game.position, app)
+    return _watch(tables[done:], session, app, seed)
 
 
-def _play_out(
-    simulation: _Simulation, session: Session[Referee], app: AppContext, log: GameLog
+def _watch(
+    tables: list[dict[str, Any]], session: Session[Referee], app: AppContext, seed: int
 ) -> int:
-    referee = session.referee
-    _publish(referee, app, log, None)
-    while referee.game.position.phase is not Phase.OVER:
-        turn = len(referee.game.moves) + 1
-        if turn > MAX_DEMO_MOVES:
-            app.say(f"No winner after {MAX_DEMO_MOVES} moves.")
-            return 0
-        verdict = session.feed(simulation.step())
-        text = _say(verdict)
-        app.say(f"{turn:3}. {text}")
-        log.add(verdict["verdict"], text)
-        if verdict["verdict"] not in COMMITTING:
-            app.say("the referee disagrees with the table: stopping")
-            return 1
-        _publish(referee, app, log, ("info", text))
-        time.sleep(app.pace)
-    _show_lines(referee.game.position, app)
-    winner = referee.game.position.winner
-    app.say(f"Seat {winner} wins after {len(referee.game.moves)} moves.")
-    return 0
-
-
-def _publish(
-    referee: Referee, app: AppContext, log: GameLog, message: tuple[str, str] | None
-) -> None:
-    app.show(
-        snapshot(
-            game="trains",
-            title="The Game of Trains",
-            turn=referee.turn(),
-            table=referee.table(),
-            log=log,
-            message=message,
+    """Referee the demo's tables as the camera shows them, to the win."""
+    with board_lights(app.board, app.say) as lights:
+        loop = TableLoop(
+            session,
+            app,
+            "The Game of Trains",
+            "trains",
+            lights=lights,
+            table_for_web=lambda: session.referee.table(),
         )
-    )
-
-
-def _say(verdict: dict[str, Any]) -> str:
-    if "move" in verdict:
-        text = str(verdict["move"]["text"])
-        return text + (f" — seat {verdict['seat']} WINS" if verdict["verdict"] == "win" else "")
-    return f"{verdict['verdict']}: {verdict.get('reason', '')}"
+        if app.camera == "none":
+            for now, table in enumerate(tables[1:], start=1):
+                loop.handle(TableSeen(table), float(now))
+                loop.tick(float(now))
+        else:
+            players = session.referee.game.position.seats
+            camera = RenderedCamera(
+                [TrainsObservation.from_json(table) for table in tables], seed=seed
+            )
+            feed = CameraFeed(Pipeline(deck="trains", players=players), app.web)
+            started = time.monotonic()
+            watch(camera, feed, loop, realtime=app.web is not None)
+            seconds = time.monotonic() - started
+            app.say(
+                f"camera: {feed.frames} rendered frames read in {seconds:.1f} s "
+                f"({feed.frames / max(seconds, 1e-9):.0f} frames/s)"
+            )
+    position = session.referee.game.position
+    _show_lines(position, app)
+    if position.winner is None:
+        app.say("The referee did not see the game to its end.")
+        return 1
+    app.say(f"Seat {position.winner} wins after {session.turns} moves.")
+    return 0
 
 
 def _show_lines(position: Position, app: AppContext) -> None:
