@@ -19,6 +19,8 @@ from host.session import Session
 from host.trains.referee import open_referee
 
 ROOT = Path(__file__).resolve().parent.parent
+FAST = ["--camera", "none", "--board", "none"]
+"""The demo without the rendered camera and board: the tables go straight to the referee."""
 OPENING = {
     "seats": 2,
     "first": 0,
@@ -85,14 +87,18 @@ def test_an_exported_game_is_judged_again_to_the_same_end(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = str(tmp_path / "games.sqlite")
-    assert main(["demo", "trains", "--seed", "8", "--db", db]) == 0
+    assert (
+        main(["demo", "trains", "--seed", "8", "--db", db, "--camera", "none", "--board", "none"])
+        == 0
+    )
     demo_lines = capsys.readouterr().out.splitlines()
     exported = tmp_path / "game.jsonl"
     assert main(["export", "1", "--db", db, "-o", str(exported)]) == 0
     assert main(["referee", "trains", str(exported)]) == 0
     verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert verdicts[-1]["verdict"] == "win"
-    assert demo_lines[-1] == f"Seat {verdicts[-1]['seat']} wins after {len(verdicts) - 1} moves."
+    moves = sum(verdict["verdict"] in ("move", "win") for verdict in verdicts)
+    assert demo_lines[-1] == f"Seat {verdicts[-1]['seat']} wins after {moves} moves."
     assert main(["games", "--db", db]) == 0
     assert "won by seat" in capsys.readouterr().out
 
@@ -101,14 +107,14 @@ def test_a_demo_killed_mid_game_resumes_to_the_same_end(tmp_path: Path) -> None:
     db = str(tmp_path / "games.sqlite")
     command = [sys.executable, "-m", "host"]
     whole = subprocess.run(
-        [*command, "demo", "trains", "--seed", "2", "--db", str(tmp_path / "other.sqlite")],
+        [*command, "demo", "trains", "--seed", "2", *FAST, "--db", str(tmp_path / "other.sqlite")],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,
     ).stdout.splitlines()
     killed = subprocess.Popen(
-        [*command, "demo", "trains", "--seed", "2", "--pace", "0.2", "--db", db],
+        [*command, "demo", "trains", "--seed", "2", *FAST, "--pace", "0.2", "--db", db],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
@@ -119,7 +125,11 @@ def test_a_demo_killed_mid_game_resumes_to_the_same_end(tmp_path: Path) -> None:
     killed.wait()
     assert seen[-1].strip().startswith("5.")
     resumed = subprocess.run(
-        [*command, "resume", "1", "--db", db], cwd=ROOT, capture_output=True, text=True, check=True
+        [*command, "resume", "1", *FAST, "--db", db],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.splitlines()
     assert resumed[0].startswith("Resuming game 1 after")
     assert resumed[-4:] == whole[-4:]  # the same final lines and winner

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -90,28 +91,35 @@ def test_a_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "cannot read" in capsys.readouterr().err
 
 
-def test_the_demo_plays_a_refereed_game_to_its_winner() -> None:
+def test_the_demo_runs_end_to_end_on_the_rendered_camera_and_simulated_board() -> None:
+    """The main job on its embedded defaults: rendered video, recognizer, referee, journal and
+    the real firmware's seat LEDs (seed 26 is a short 2-seat game, to keep the suite quick)."""
     result = subprocess.run(
-        [sys.executable, "-m", "host", "demo", "trains", "--seed", "3"],
+        [sys.executable, "-m", "host", "demo", "trains", "--seed", "26", "--players", "2"],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
     )
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("The Game of Trains: 3 seats, seed 3")
-    assert lines[-1].startswith("Seat ") and "wins after" in lines[-1]
-    winner = int(lines[-1].split()[1])
-    winning_line = next(line for line in lines[-4:-1] if line.strip().startswith(f"seat {winner}:"))
-    cards = [int(card) for card in winning_line.split(":")[1].split()]
+    assert lines[0].startswith("The Game of Trains: 2 seats, seed 26")
+    if shutil.which("micropython"):
+        assert any(line.startswith("board: ") for line in lines)
+    assert any(line.startswith("camera: ") and "rendered frames" in line for line in lines)
+    winner_line = lines[-1]
+    assert winner_line.startswith("Seat ") and "wins after 10 moves" in winner_line
+    winner = int(winner_line.split()[1])
+    winning = next(line for line in lines[-3:-1] if line.strip().startswith(f"seat {winner}:"))
+    cards = [int(card) for card in winning.split(":")[1].split()]
     assert cards == sorted(cards)
 
 
 def test_the_seed_1_demo_matches_its_golden_transcript(capsys: pytest.CaptureFixture[str]) -> None:
     """A change to the rules, the bots or the referee's words shows here as a transcript diff.
     If the change is intended, regenerate with
-    ``python -m host demo trains --seed 1 > tests/fixtures/trains/demo-seed-1.txt``."""
-    assert main(["demo", "trains", "--seed", "1"]) == 0
+    ``python -m host demo trains --seed 1 --camera none --board none --db /tmp/new.sqlite
+    > tests/fixtures/trains/demo-seed-1.txt``."""
+    assert main(["demo", "trains", "--seed", "1", "--camera", "none", "--board", "none"]) == 0
     golden = (ROOT / "tests" / "fixtures" / "trains" / "demo-seed-1.txt").read_text()
     assert capsys.readouterr().out == golden
