@@ -58,6 +58,12 @@ def _demo(args: argparse.Namespace) -> int:
         return run(seed=args.seed, players=args.players, app=app)
 
 
+def _play(args: argparse.Namespace) -> int:
+    run: Callable[..., int] = adapter(args.game, "play")  # type: ignore[assignment]
+    with _app(args) as app:
+        return run(players=args.players, first=args.first, app=app)
+
+
 def _games(args: argparse.Namespace) -> int:
     with Journal(args.db) as journal:
         games = journal.games()
@@ -150,6 +156,19 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--db", type=Path, help="the journal file (default: per-user data folder)")
     _web_options(demo)
     demo.set_defaults(run=_demo)
+
+    play = commands.add_parser("play", help="referee a real table through the camera")
+    play.add_argument("game", choices=games)
+    play.add_argument("--players", type=int, required=True, help="number of seats (2 to 4)")
+    play.add_argument("--first", type=int, default=0, help="the seat that starts (default 0)")
+    play.add_argument("--camera", default="0", help="webcam index or video file (default 0)")
+    play.add_argument(
+        "--board", default="auto", help="auto (find it by USB id), sim, none, or a serial port"
+    )
+    play.add_argument("--db", type=Path, help="the journal file (default: per-user data folder)")
+    play.add_argument("--pace", type=float, default=0.0, help=argparse.SUPPRESS)
+    _web_options(play)
+    play.set_defaults(run=_play)
 
     games_command = commands.add_parser("games", help="list the journaled games")
     games_command.add_argument("--db", type=Path, help="the journal file")

@@ -23,7 +23,8 @@ class BoardLights:
     """The seat LEDs of a connected board, fed from the app's loop."""
 
     def __init__(self, link: BoardLink) -> None:
-        self._link = link
+        self.link = link
+        """The board link (its events are the app's to read)."""
         self._latest: Picture | None = None
         self._changed = threading.Condition()
         self._closed = False
@@ -54,7 +55,7 @@ class BoardLights:
                 picture, self._latest = self._latest, None
             assert picture is not None
             try:
-                self._link.show(picture)
+                self.link.show(picture)
             except BoardError:
                 self.failures += 1  # the link keeps the picture and restores it on reconnect
 

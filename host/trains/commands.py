@@ -13,11 +13,12 @@ from host.camera_feed import CameraFeed, watch
 from host.context import AppContext
 from host.errors import BadInputError
 from host.jsonl import read_json_lines
+from host.play import open_camera, play_table, terminal_input
 from host.session import Session
 from host.table_loop import TableLoop, TableSeen
 from host.trains.bots import GreedyBot
 from host.trains.observation import Observation, parse_observation, parse_opening
-from host.trains.position import Phase, Position, apply
+from host.trains.position import Phase, Position, apply, check_seats
 from host.trains.referee import Referee, open_referee
 from vision.camera import RenderedCamera
 from vision.observation import TrainsObservation
@@ -149,3 +150,54 @@ def _show_lines(position: Position, app: AppContext) -> None:
     for seat, line in enumerate(position.lines):
         cards = " ".join(f"{card:2}" for card in line)
         app.say(f"     seat {seat}: {cards}")
+
+
+def play(players: int, first: int, app: AppContext) -> int:
+    """Referee a real table through the camera: the first settled table is the deal."""
+    check_seats(players, first)
+    opener = open_camera(app.camera)
+    feed = CameraFeed(Pipeline(deck="trains", players=players), app.web)
+    settings = {"mode": "table", "camera": app.camera, "board": app.board}
+
+    def session_for(table: dict[str, Any]) -> Session[Referee]:
+        opening = {"seats": players, "first": first, **table}
+        session = Session.start("trains", opening, open_referee, app.journal, settings)
+        app.say(
+            f"The Game of Trains: {players} seats, seat {first} starts "
+            f"(journaled as game {session.game_id})"
+        )
+        _show_lines(session.referee.game.position, app)
+        return session
+
+    with board_lights(app.board, app.say) as lights:
+
+        def make_loop(session: Session[Any]) -> TableLoop:
+            return TableLoop(
+                session,
+                app,
+                "The Game of Trains",
+                "trains",
+                lights=lights,
+                table_for_web=lambda: session.referee.table(),
+            )
+
+        loop = play_table(
+            session_for=session_for,
+            make_loop=make_loop,
+            opener=opener,
+            feed=feed,
+            app=app,
+            lights=lights,
+            live=app.camera.isdigit(),
+            terminal=terminal_input(),
+        )
+    if loop is None:
+        app.say("The camera never showed a whole table: no game was started.")
+        return 1
+    position = loop.session.referee.game.position
+    _show_lines(position, app)
+    if position.winner is not None:
+        app.say(f"Seat {position.winner} wins after {loop.session.turns} moves.")
+    else:
+        app.say(f"Stopped after {loop.session.turns} moves; `conductor games` lists the game.")
+    return 0
