@@ -44,8 +44,8 @@ def _app(args: argparse.Namespace) -> Iterator[AppContext]:
                 journal=journal,
                 pace=args.pace,
                 web=web,
-                camera=getattr(args, "camera", "rendered"),
-                board=getattr(args, "board", "sim"),
+                camera=getattr(args, "camera", None) or "rendered",
+                board=getattr(args, "board", None) or "sim",
             )
     finally:
         if web is not None:
@@ -99,7 +99,11 @@ def _export(args: argparse.Namespace) -> int:
 
 def _resume(args: argparse.Namespace) -> int:
     with _app(args) as app:
-        game = app.journal.summary(args.id).game
+        summary = app.journal.summary(args.id)
+        game = summary.game
+        # Unless told otherwise, a game goes on with the camera and board it was played with.
+        app.camera = args.camera or str(summary.settings.get("camera", "rendered"))
+        app.board = args.board or str(summary.settings.get("board", "sim"))
         run: Callable[..., int] = adapter(game, "resume")  # type: ignore[assignment]
         return run(game_id=args.id, app=app)
 
@@ -183,8 +187,14 @@ def build_parser() -> argparse.ArgumentParser:
     resume = commands.add_parser("resume", help="continue a journaled game after a crash")
     resume.add_argument("id", type=int, help="the game's number (see conductor games)")
     resume.add_argument("--pace", type=float, default=0.0, help="seconds between turns")
-    resume.add_argument("--camera", choices=("rendered", "none"), default="rendered")
-    resume.add_argument("--board", default="sim", help="sim, none, auto or a serial port")
+    resume.add_argument(
+        "--camera",
+        help="a demo: rendered or none; a game at a table: webcam index or video file "
+        "(default: as the game was played)",
+    )
+    resume.add_argument(
+        "--board", help="sim, none, auto or a serial port (default: as the game was played)"
+    )
     resume.add_argument("--db", type=Path, help="the journal file")
     _web_options(resume)
     resume.set_defaults(run=_resume)

@@ -177,7 +177,7 @@ def control_threads(
 
 def play_table(
     *,
-    session_for: Callable[[dict[str, Any]], Session[Any]],
+    session_for: Callable[[dict[str, Any]], Session[Any]] | None,
     make_loop: Callable[[Session[Any]], TableLoop],
     opener: Callable[[], Iterable[CameraFrame]],
     feed: CameraFeed,
@@ -185,15 +185,18 @@ def play_table(
     lights: BoardLights | None,
     live: bool,
     terminal: TextIO | None = None,
+    resumed: Session[Any] | None = None,
 ) -> TableLoop | None:
     """Watch the table until the game is won, the video ends or the players quit. The first
-    settled table starts the game (``session_for`` turns it into a journaled session)."""
+    settled table starts the game (``session_for`` turns it into a journaled session), unless
+    a ``resumed`` game goes on from its journal."""
     events: queue.Queue[Event] = queue.Queue()
     stopping = threading.Event()
     camera = camera_thread(opener, feed, events, live, stopping)
     control_threads(app, lights, events, stopping, terminal)
-    app.say("waiting for the camera to see the table as dealt…")
-    loop: TableLoop | None = None
+    loop = None if resumed is None else make_loop(resumed)
+    if loop is None:
+        app.say("waiting for the camera to see the table as dealt…")
     try:
         while loop is None:
             event = events.get()
@@ -201,7 +204,7 @@ def play_table(
                 return None
             if isinstance(event, CameraLost):
                 app.say(f"camera lost ({event.reason})")
-            if isinstance(event, TableSeen):
+            if isinstance(event, TableSeen) and session_for is not None:
                 loop = make_loop(session_for(event.observation))
         loop.run(events)
         return loop

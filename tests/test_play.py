@@ -74,6 +74,54 @@ def test_play_follows_a_video_file_to_the_win(tmp_path: Path) -> None:
     assert result.stdout.splitlines()[-1].endswith("wins after 10 moves.")
 
 
+def write_video(path: Path, camera: RenderedCamera) -> Path:
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), camera.fps, (1280, 720))
+    for frame in camera:
+        writer.write(frame.image)
+    writer.release()
+    return path
+
+
+def test_a_table_game_stopped_half_way_is_resumed_from_the_journal(tmp_path: Path) -> None:
+    tables = _Simulation(SEED, PLAYERS).play_out()
+    observed = [TrainsObservation.from_json(t) for t in tables]
+    first_half = write_video(tmp_path / "a.avi", RenderedCamera(observed[:6], seed=SEED))
+    second_half = write_video(tmp_path / "b.avi", RenderedCamera(observed[5:], seed=SEED))
+    db = str(tmp_path / "games.sqlite")
+    run = [sys.executable, "-m", "host"]
+    common = ["--board", "none", "--db", db]
+    stopped = subprocess.run(
+        [
+            *run,
+            "play",
+            "trains",
+            "--players",
+            "2",
+            "--first",
+            str(tables[0]["first"]),
+            "--camera",
+            str(first_half),
+            *common,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert stopped.stdout.splitlines()[-1].startswith("Stopped after 5 moves")
+    resumed = subprocess.run(
+        [*run, "resume", "1", "--camera", str(second_half), *common],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert resumed.stdout.splitlines()[0].startswith("Resuming game 1 after 5 moves")
+    assert resumed.stdout.splitlines()[-1].endswith("wins after 10 moves.")
+
+
 def test_play_with_a_missing_camera_is_a_one_line_error(tmp_path: Path) -> None:
     result = subprocess.run(
         [

@@ -29,7 +29,23 @@ from host.board.sim import SimulatedBoard
 DiceError = dice.DiceError
 
 __all__ = [
-    "AuditFailed", "AuditReport", "BoardError", "BoardEvent", "BoardInfo", "BoardLink",
-    "BoardSilent", "ButtonPress", "DiceError", "DiceRoll", "DiceShown", "Face", "FirmwareMismatch",
-    "NoBoardFound", "PermissionDenied", "Picture", "PortBusy", "SimulatedBoard", "picture_for",
+    "AuditFailed",
+    "AuditReport",
+    "BoardError",
+    "BoardEvent",
+    "BoardInfo",
+    "BoardLink",
+    "BoardSilent",
+    "ButtonPress",
+    "DiceError",
+    "DiceRoll",
+    "DiceShown",
+    "Face",
+    "FirmwareMismatch",
+    "NoBoardFound",
+    "PermissionDenied",
+    "Picture",
+    "PortBusy",
+    "SimulatedBoard",
+    "picture_for",
 ]

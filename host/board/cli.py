@@ -29,8 +29,17 @@ if TYPE_CHECKING:
 
 #: What `board flash` copies to the Pico: every firmware module, flat, main.py last so a
 #: half-finished copy never boots into a firmware with missing modules.
-FLASH_ORDER = ("protocol.py", "dice.py", "pins.py", "buttons.py", "leds.py", "store.py",
-               "core.py", "hardware.py", "main.py")
+FLASH_ORDER = (
+    "protocol.py",
+    "dice.py",
+    "pins.py",
+    "buttons.py",
+    "leds.py",
+    "store.py",
+    "core.py",
+    "hardware.py",
+    "main.py",
+)
 
 MONITOR_HELP = """commands:
   roll KIND N           roll N dice (KIND: d6, wheel, doors)
@@ -53,8 +62,12 @@ def register(commands: Any) -> None:
 
     monitor = jobs.add_parser("monitor", help="show board events; roll dice and light seats")
     monitor.add_argument("port", nargs="?", help="serial port, or 'sim' (default: find the Pico)")
-    monitor.add_argument("--record", type=Path, metavar="FILE",
-                         help="record every byte both ways to FILE (JSON lines)")
+    monitor.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="record every byte both ways to FILE (JSON lines)",
+    )
     monitor.set_defaults(run=_monitor)
 
     flash = jobs.add_parser("flash", help="copy the firmware to a Pico with mpremote")
@@ -64,6 +77,7 @@ def register(commands: Any) -> None:
 
 
 # -- sim ---------------------------------------------------------------------------------------
+
 
 def _sim(args: argparse.Namespace) -> int:
     from host.board.sim import SimulatedBoard
@@ -105,6 +119,7 @@ def drive_simulation(sim: SimulatedBoard, lines: Iterable[str], out: TextIO) -> 
 
 # -- monitor -----------------------------------------------------------------------------------
 
+
 def describe(event: BoardEvent) -> str:
     """One line for an event, as the monitor prints it."""
     if isinstance(event, ButtonPress):
@@ -124,11 +139,15 @@ def _monitor(args: argparse.Namespace) -> int:
             link = stack.enter_context(_open_link(port, args.record, stack))
             info = link.info
             assert info is not None
-            print(f"board {info.board_id} firmware {info.firmware} protocol "
-                  f"{info.protocol[0]}.{info.protocol[1]} on {link.name}", flush=True)
+            print(
+                f"board {info.board_id} firmware {info.firmware} protocol "
+                f"{info.protocol[0]}.{info.protocol[1]} on {link.name}",
+                flush=True,
+            )
             if info.lost:
-                print(f"warning: the board dropped {info.lost} events nobody acknowledged",
-                      flush=True)
+                print(
+                    f"warning: the board dropped {info.lost} events nobody acknowledged", flush=True
+                )
             print(MONITOR_HELP, flush=True)
             stop = threading.Event()
             printer = threading.Thread(target=_print_events, args=(link, stop), daemon=True)
@@ -187,12 +206,20 @@ def run_monitor_commands(link: BoardLink, lines: Iterable[str], out: TextIO) -> 
             elif command == "turn" and 1 <= len(rest) <= 3:
                 seats = int(rest[1]) if len(rest) >= 2 else 4
                 direction = Direction.COUNTERCLOCKWISE if "ccw" in rest else Direction.CLOCKWISE
-                picture = Picture(seats=seats, turn=int(rest[0]), direction=direction,
-                                  dice=picture.dice)
+                picture = Picture(
+                    seats=seats, turn=int(rest[0]), direction=direction, dice=picture.dice
+                )
                 link.show(picture)
             elif command in ("alert", "calm"):
-                picture = Picture(picture.seats, picture.turn, picture.direction, picture.skipped,
-                                  picture.winners, command == "alert", picture.dice)
+                picture = Picture(
+                    picture.seats,
+                    picture.turn,
+                    picture.direction,
+                    picture.skipped,
+                    picture.winners,
+                    command == "alert",
+                    picture.dice,
+                )
                 link.show(picture)
             elif command == "win" and rest:
                 picture = Picture(seats=picture.seats, winners=frozenset(int(s) for s in rest))
@@ -201,8 +228,10 @@ def run_monitor_commands(link: BoardLink, lines: Iterable[str], out: TextIO) -> 
                 print(f"committed {link.commit()}", file=out)
             elif command == "reveal":
                 report = link.reveal()
-                print(f"audit ok: {len(report.rolls)} rolls follow from secret {report.secret}",
-                      file=out)
+                print(
+                    f"audit ok: {len(report.rolls)} rolls follow from secret {report.secret}",
+                    file=out,
+                )
             else:
                 print(f"? {line.strip()} (see the commands above)", file=out)
         except (BadInputError, ValueError) as error:
@@ -212,12 +241,14 @@ def run_monitor_commands(link: BoardLink, lines: Iterable[str], out: TextIO) -> 
 
 # -- flash -------------------------------------------------------------------------------------
 
+
 def flash_commands(port: str, mpremote: list[str]) -> list[list[str]]:
     """The mpremote commands that copy the firmware to the board on ``port`` and restart it."""
     from host.board.shared import FIRMWARE_FOLDER as FIRMWARE
 
-    commands = [[*mpremote, "connect", port, "cp", str(FIRMWARE / name), ":" + name]
-                for name in FLASH_ORDER]
+    commands = [
+        [*mpremote, "connect", port, "cp", str(FIRMWARE / name), ":" + name] for name in FLASH_ORDER
+    ]
     commands.append([*mpremote, "connect", port, "reset"])
     return commands
 
@@ -239,8 +270,10 @@ def _flash(args: argparse.Namespace) -> int:
             raise BadInputError(f"firmware file missing: {Path(FIRMWARE, name)}")
     port = args.port or find_board()
     mpremote = ["mpremote"] if args.dry_run else _mpremote()
-    print(f"flashing the Conductor firmware to {port}; if the board runs it already, hold the "
-          "roll button while plugging it in (maintenance mode) so mpremote can take over")
+    print(
+        f"flashing the Conductor firmware to {port}; if the board runs it already, hold the "
+        "roll button while plugging it in (maintenance mode) so mpremote can take over"
+    )
     for command in flash_commands(port, mpremote):
         print(" ".join(command), flush=True)
         if args.dry_run:

@@ -90,8 +90,13 @@ class BoardLink:
     opener). Events arrive in order, each exactly once, through ``events()`` or ``next_event()``.
     """
 
-    def __init__(self, opener: Callable[[], SerialPort], *, name: str = "board",
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        opener: Callable[[], SerialPort],
+        *,
+        name: str = "board",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._opener = opener
         self.name = name
         self._clock = clock
@@ -249,8 +254,9 @@ class BoardLink:
             boot = self._boot
         secret, made = reply.get("secret"), reply.get("rolls")
         if boot != audit.boot:
-            raise AuditFailed("the board lost its state during the audited session: "
-                              "rolls unprovable")
+            raise AuditFailed(
+                "the board lost its state during the audited session: rolls unprovable"
+            )
         if not isinstance(secret, str) or made != len(audit.rolls):
             raise AuditFailed(f"the board made {made} rolls, the host saw {len(audit.rolls)}")
         try:
@@ -358,8 +364,14 @@ class BoardLink:
 
     def _send_hello(self) -> None:
         self._pinged = self._clock()
-        self._send({"t": "hello", "v": [protocol.VERSION_MAJOR, protocol.VERSION_MINOR],
-                    "boot": self._boot, "ack": self._last_seq})
+        self._send(
+            {
+                "t": "hello",
+                "v": [protocol.VERSION_MAJOR, protocol.VERSION_MINOR],
+                "boot": self._boot,
+                "ack": self._last_seq,
+            }
+        )
 
     def _send_raw(self, data: bytes) -> None:
         port = self._port
@@ -417,8 +429,11 @@ class BoardLink:
 
     def _hello(self, message: Message) -> None:
         version = message.get("v")
-        if not (isinstance(version, list) and len(version) == 2
-                and all(isinstance(part, int) for part in version)):
+        if not (
+            isinstance(version, list)
+            and len(version) == 2
+            and all(isinstance(part, int) for part in version)
+        ):
             self._failure = FirmwareMismatch("the board's hello carries no protocol version")
             self._drop("incompatible firmware")
             return
@@ -457,8 +472,9 @@ class BoardLink:
             self._send({"t": "show", "id": self._next_id, "pic": self._picture.to_wire()})
         if self._armed is not None:
             self._next_id += 1
-            self._send({"t": "arm", "id": self._next_id, "dice": self._armed[0],
-                        "n": self._armed[1]})
+            self._send(
+                {"t": "arm", "id": self._next_id, "dice": self._armed[0], "n": self._armed[1]}
+            )
         self._lock.notify_all()
 
     def _event(self, message: Message) -> None:

@@ -43,8 +43,16 @@ class Picture:
 
     def with_dice(self, shown: DiceShown | None) -> Picture:
         """The same picture showing other dice."""
-        return Picture(self.seats, self.turn, self.direction, self.skipped, self.winners,
-                       self.alert, shown, self.level)
+        return Picture(
+            self.seats,
+            self.turn,
+            self.direction,
+            self.skipped,
+            self.winners,
+            self.alert,
+            shown,
+            self.level,
+        )
 
     def to_wire(self) -> dict[str, object]:
         """The ``pic`` object of a ``show`` message."""
@@ -63,8 +71,9 @@ class Picture:
         }
 
 
-def picture_for(indicator: TurnIndicator, shown: DiceShown | None = None,
-                level: int = 255) -> Picture:
+def picture_for(
+    indicator: TurnIndicator, shown: DiceShown | None = None, level: int = 255
+) -> Picture:
     """The LED picture for a game's turn indicator, optionally with dice on show."""
     return Picture(
         seats=indicator.seats,
@@ -76,4 +85,3 @@ def picture_for(indicator: TurnIndicator, shown: DiceShown | None = None,
         dice=shown,
         level=level,
     )
-

@@ -41,7 +41,8 @@ class SerialPort(Protocol):
 def find_board() -> str:
     """The device path of the first plugged-in Pico; NoBoardFound if there is none."""
     boards = sorted(
-        port.device for port in list_ports.comports()
+        port.device
+        for port in list_ports.comports()
         if port.vid == PICO_VID and port.pid == PICO_PID
     )
     if not boards:

@@ -77,8 +77,7 @@ class ReplayPort:
     """Plays the board's side of a recording to a host, ignoring what the host sends."""
 
     def __init__(self, chunks: list[tuple[float, str, bytes]]) -> None:
-        self._pending = bytearray(b"".join(data for _, source, data in chunks
-                                           if source == "board"))
+        self._pending = bytearray(b"".join(data for _, source, data in chunks if source == "board"))
         self.written = bytearray()
 
     @property

@@ -74,8 +74,11 @@ class SimulatedBoard:
         }
         self._process = subprocess.Popen(
             [self._binary, str(FIRMWARE / "main.py")],
-            stdin=self._master, stdout=self._master, stderr=subprocess.PIPE,
-            env=environment, close_fds=True,
+            stdin=self._master,
+            stdout=self._master,
+            stderr=subprocess.PIPE,
+            env=environment,
+            close_fds=True,
             cwd=self.folder,  # the firmware keeps its state file in its working folder
         )
 
@@ -117,8 +120,9 @@ class SimulatedBoard:
             return [(0, 0, 0)] * pins.LED_COUNT
         return [(int(r), int(g), int(b)) for r, g, b in shown["pixels"]]
 
-    def wait_for_leds(self, accept: Callable[[list[Colour]], bool],
-                      timeout: float = 5.0) -> list[Colour]:
+    def wait_for_leds(
+        self, accept: Callable[[list[Colour]], bool], timeout: float = 5.0
+    ) -> list[Colour]:
         """Poll the LEDs until ``accept(pixels)`` is true; return them (or raise BoardError)."""
         deadline = time.monotonic() + timeout
         while True:

@@ -33,10 +33,14 @@ def _worth(game: ExpressGame, move: Move) -> float:
             return 3
         case TakeDiscard():
             top = game.discard_pile[-1]
-            fits = any(
-                game.why_illegal(AddCar(top, train)) is None
-                for train in range(len(game.seats[game.current].trains))
-            ) if top != WILD else True
+            fits = (
+                any(
+                    game.why_illegal(AddCar(top, train)) is None
+                    for train in range(len(game.seats[game.current].trains))
+                )
+                if top != WILD
+                else True
+            )
             return 5 if fits else 0
         case Discard(card) if len(hand) == 1:
             return 1000

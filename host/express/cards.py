@@ -100,8 +100,18 @@ def cards_from_deck(deck: Deck) -> ExpressCards:
         protects = card.text("protects") if kind is Kind.WAYCAR else ""
         info[card.name] = CardInfo(card.name, kind, card.number("value"), order, protects)
         counts[card.name] = card.count
-    for needed in (BROKEN_CAR, DERAILMENT, STEAL, SWITCH_ENGINES, WRECK, TURNTABLE, WILD,
-                   CABOOSE, DIESEL, COACH):
+    for needed in (
+        BROKEN_CAR,
+        DERAILMENT,
+        STEAL,
+        SWITCH_ENGINES,
+        WRECK,
+        TURNTABLE,
+        WILD,
+        CABOOSE,
+        DIESEL,
+        COACH,
+    ):
         if needed not in info:
             raise DeckError(f"an Express deck needs a card called {needed!r}")
     return ExpressCards(info, counts)

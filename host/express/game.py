@@ -145,10 +145,11 @@ class ExpressGame:
 
     def _start(self) -> None:
         deck = list(self.setup.deck)
-        self.seats = [Seat(hand=deck[i * HAND_SIZE:(i + 1) * HAND_SIZE])
-                      for i in range(self.setup.players)]
+        self.seats = [
+            Seat(hand=deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(self.setup.players)
+        ]
         # The draw pile's top is the end of the list.
-        self.draw_pile = list(reversed(deck[self.setup.players * HAND_SIZE:]))
+        self.draw_pile = list(reversed(deck[self.setup.players * HAND_SIZE :]))
         self.discard_pile: list[str] = []
         self.special_discards: list[str] = []
         self.order = TurnOrder(self.setup.players, self.setup.first)
@@ -190,8 +191,10 @@ class ExpressGame:
 
     def table(self) -> list[SeatTable]:
         """Every seat's trains, Way Cars and hand, as the scorer reads them."""
-        return [SeatTable(f"seat {i}", tuple(s.trains), tuple(s.way_cars), tuple(s.hand))
-                for i, s in enumerate(self.seats)]
+        return [
+            SeatTable(f"seat {i}", tuple(s.trains), tuple(s.way_cars), tuple(s.hand))
+            for i, s in enumerate(self.seats)
+        ]
 
     def scores(self) -> list[SeatScore]:
         """Each seat's score if the hand ended now."""
@@ -289,8 +292,11 @@ class ExpressGame:
         if isinstance(move, TakeBackLoco):
             if not 0 <= move.train < len(me.trains):
                 return f"you have no train {move.train}"
-            return "a Loco with cars behind it can only be exchanged" if me.trains[
-                move.train].cars else None
+            return (
+                "a Loco with cars behind it can only be exchanged"
+                if me.trains[move.train].cars
+                else None
+            )
         if isinstance(move, StartTrain | ExchangeLoco):
             if move.diesel and move.card != DIESEL:
                 return "only a Diesel card lies face up as a Loco"
@@ -300,8 +306,11 @@ class ExpressGame:
                 old = me.trains[move.train]
                 if (old.loco, old.diesel) == (move.card, move.diesel):
                     return "that exchange changes nothing"
-            return None if isinstance(move, ExchangeLoco) else self._why_hand_too_small(
-                me, [*me.trains, Train(move.card)])
+            return (
+                None
+                if isinstance(move, ExchangeLoco)
+                else self._why_hand_too_small(me, [*me.trains, Train(move.card)])
+            )
         if isinstance(move, PlayWayCar):
             if self.cards.kind(move.card) is not Kind.WAYCAR:
                 return f"{move.card} is not a Way Car"
@@ -421,8 +430,9 @@ class ExpressGame:
         elif isinstance(move, ExchangeLoco):
             me.hand.remove(move.card)
             me.hand.append(me.trains[move.train].loco)
-            me.trains[move.train] = replace(me.trains[move.train], loco=move.card,
-                                            diesel=move.diesel)
+            me.trains[move.train] = replace(
+                me.trains[move.train], loco=move.card, diesel=move.diesel
+            )
         elif isinstance(move, TakeBackLoco):
             me.hand.append(me.trains.pop(move.train).loco)
         elif isinstance(move, Discard):
@@ -503,8 +513,12 @@ class ExpressGame:
 
     def record_lines(self) -> list[str]:
         """The hand as JSON lines: the set-up, then one action per line."""
-        head = {"game": "express", "players": self.players, "first": self.setup.first,
-                "deck": list(self.setup.deck)}
+        head = {
+            "game": "express",
+            "players": self.players,
+            "first": self.setup.first,
+            "deck": list(self.setup.deck),
+        }
         return [_dumps(head)] + [_dumps(move_to_json(move)) for move in self.record]
 
     @classmethod
@@ -515,8 +529,13 @@ class ExpressGame:
             raise BadInputError("an empty record")
         head = rows[0]
         players, first, deck = head.get("players"), head.get("first", 0), head.get("deck")
-        if head.get("game") != "express" or not isinstance(players, int) or not isinstance(
-            first, int) or not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+        if (
+            head.get("game") != "express"
+            or not isinstance(players, int)
+            or not isinstance(first, int)
+            or not isinstance(deck, list)
+            or not all(isinstance(c, str) for c in deck)
+        ):
             raise BadInputError('line 1: needs "game": "express", "players", "first", "deck"')
         game = cls(Setup(players, first, tuple(deck)))
         for number, row in enumerate(rows[1:], start=2):
@@ -547,8 +566,10 @@ def why_cannot_go_out(trains: Sequence[Train]) -> str | None:
     if any(length < SCORING_CARS for length in lengths):
         return f"going out: every train needs {SCORING_CARS}+ cars"
     if len(lengths) < 2 or lengths[0] < GOING_OUT_LONG or lengths[1] < GOING_OUT_SECOND:
-        return (f"going out needs a train of {GOING_OUT_LONG}+ cars "
-                f"and another of {GOING_OUT_SECOND}+ cars")
+        return (
+            f"going out needs a train of {GOING_OUT_LONG}+ cars "
+            f"and another of {GOING_OUT_SECOND}+ cars"
+        )
     return None
 
 

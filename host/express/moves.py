@@ -148,8 +148,21 @@ class Accept:
 
 
 Move = (
-    DrawFromDeck | TakeDiscard | StartTrain | AddCar | PlayWayCar | ExchangeLoco | TakeBackLoco
-    | Discard | BreakCar | Steal | SwitchEngines | Derail | Wreck | PlayTurntable | Protect
+    DrawFromDeck
+    | TakeDiscard
+    | StartTrain
+    | AddCar
+    | PlayWayCar
+    | ExchangeLoco
+    | TakeBackLoco
+    | Discard
+    | BreakCar
+    | Steal
+    | SwitchEngines
+    | Derail
+    | Wreck
+    | PlayTurntable
+    | Protect
     | Accept
 )
 Disaster = BreakCar | Steal | SwitchEngines | Derail | Wreck
@@ -191,7 +204,8 @@ def _field_value(name: str, value: Any, where: str) -> Any:
         ok = isinstance(value, bool)
     elif name == "pairs":
         ok = isinstance(value, list) and all(
-            isinstance(pair, list) and len(pair) == 2
+            isinstance(pair, list)
+            and len(pair) == 2
             and all(isinstance(i, int) and not isinstance(i, bool) for i in pair)
             for pair in value
         )
@@ -231,8 +245,11 @@ def describe(move: Move) -> str:
         case TakeDiscard():
             return "takes the top of the discard pile"
         case StartTrain(card, diesel):
-            return "starts a train behind a face-up Diesel" if diesel else (
-                "starts a train with a face-down Loco")
+            return (
+                "starts a train behind a face-up Diesel"
+                if diesel
+                else ("starts a train with a face-down Loco")
+            )
         case AddCar(card, train, as_type):
             shown = f"a Wild Car as {as_type}" if as_type else card
             return f"adds {shown} to train {train}"

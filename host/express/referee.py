@@ -68,17 +68,27 @@ def parse_observation(data: Any, seats: int, cards: ExpressCards) -> Observation
     if not isinstance(data, dict):
         raise BadInputError("an observation is a JSON object")
     trains, way_cars = data.get("trains"), data.get("way_cars", [[] for _ in range(seats)])
-    if not isinstance(trains, list) or len(trains) != seats or not isinstance(
-            way_cars, list) or len(way_cars) != seats:
+    if (
+        not isinstance(trains, list)
+        or len(trains) != seats
+        or not isinstance(way_cars, list)
+        or len(way_cars) != seats
+    ):
         raise BadInputError(f'"trains" and "way_cars" need one list per seat ({seats})')
     seat_trains = []
     for seat, listed in enumerate(trains):
         if not isinstance(listed, list):
             raise BadInputError(f"trains of seat {seat}: a list of trains")
-        seat_trains.append(tuple(train_from_json(t, f"seat {seat}, train {n}", cards, False)
-                                 for n, t in enumerate(listed)))
-    ways = tuple(tuple(cards_from_json(w, f"way cars of seat {s}", (Kind.WAYCAR,), cards))
-                 for s, w in enumerate(way_cars))
+        seat_trains.append(
+            tuple(
+                train_from_json(t, f"seat {seat}, train {n}", cards, False)
+                for n, t in enumerate(listed)
+            )
+        )
+    ways = tuple(
+        tuple(cards_from_json(w, f"way cars of seat {s}", (Kind.WAYCAR,), cards))
+        for s, w in enumerate(way_cars)
+    )
     special = cards_from_json(data.get("special", []), "special", tuple(Kind), cards)
     discard = data.get("discard")
     if discard is not None and discard not in cards.info:
@@ -86,11 +96,20 @@ def parse_observation(data: Any, seats: int, cards: ExpressCards) -> Observation
     discards, hands = data.get("discards"), data.get("hands")
     if discards is not None and not isinstance(discards, int):
         raise BadInputError('"discards" is a number of cards')
-    if hands is not None and (not isinstance(hands, list) or len(hands) != seats or not all(
-            isinstance(n, int) and n >= 0 for n in hands)):
+    if hands is not None and (
+        not isinstance(hands, list)
+        or len(hands) != seats
+        or not all(isinstance(n, int) and n >= 0 for n in hands)
+    ):
         raise BadInputError(f'"hands" is a list of {seats} card counts')
-    return Observation(tuple(seat_trains), ways, discard, discards, tuple(special),
-                       tuple(hands) if hands is not None else None)
+    return Observation(
+        tuple(seat_trains),
+        ways,
+        discard,
+        discards,
+        tuple(special),
+        tuple(hands) if hands is not None else None,
+    )
 
 
 class IllegalTable(Exception):
@@ -119,8 +138,14 @@ class ExpressReferee:
         self.order = TurnOrder(seats, first)
         self.turns_taken = [0] * seats
         self.over = False
-        self.table = Observation(tuple(() for _ in range(seats)), tuple(() for _ in range(seats)),
-                                 None, 0, (), (HAND_SIZE,) * seats)
+        self.table = Observation(
+            tuple(() for _ in range(seats)),
+            tuple(() for _ in range(seats)),
+            None,
+            0,
+            (),
+            (HAND_SIZE,) * seats,
+        )
         self.needs_target: tuple[Observation, _Turn] | None = None
         self.last_seen = self.table
         self.draw_pile = len(deck_for(seats, self.cards)) - HAND_SIZE * seats
@@ -139,8 +164,7 @@ class ExpressReferee:
         seen = parse_observation(data, self.seats, self.cards)
         self.last_seen = seen
         if self.needs_target is not None:
-            return {"verdict": "waiting", "seat": self.current,
-                    "reason": _NEED_TARGET}
+            return {"verdict": "waiting", "seat": self.current, "reason": _NEED_TARGET}
         if seen == self.table:
             return {"verdict": "waiting", "seat": self.current}
         try:
@@ -151,8 +175,7 @@ class ExpressReferee:
             return {"verdict": "waiting", "seat": self.current}
         if turn.ending == DERAILMENT and turn.target is None:
             self.needs_target = (seen, turn)
-            return {"verdict": "waiting", "seat": self.current,
-                    "reason": _NEED_TARGET}
+            return {"verdict": "waiting", "seat": self.current, "reason": _NEED_TARGET}
         return self._finish(seen, turn)
 
     def _button(self, seat: Any) -> Verdict:
@@ -171,8 +194,11 @@ class ExpressReferee:
                 return {"verdict": "waiting", "seat": self.current, "reason": _NEED_TARGET}
             return self._finish(self.last_seen, turn)
         if not isinstance(seat, int) or not 0 <= seat < self.seats or seat == self.current:
-            return {"verdict": "illegal", "seat": self.current,
-                    "reason": "a Derailment targets another seat"}
+            return {
+                "verdict": "illegal",
+                "seat": self.current,
+                "reason": "a Derailment targets another seat",
+            }
         seen, turn = self.needs_target
         self.needs_target = None
         turn.target = seat
@@ -184,28 +210,51 @@ class ExpressReferee:
         self.turns_taken[actor] += 1
         if not turn.took_top:
             self.draw_pile -= min(DRAW_COUNT, self.draw_pile)
-        move = {"plays": turn.plays, "new_trains": turn.new_trains, "ending": turn.ending,
-                "target": turn.target, "protected": turn.protected, "discard": seen.discard}
-        if seen.hands is not None and seen.hands[actor] == 0 and (
-                why_cannot_go_out(seen.trains[actor]) is None):
+        move = {
+            "plays": turn.plays,
+            "new_trains": turn.new_trains,
+            "ending": turn.ending,
+            "target": turn.target,
+            "protected": turn.protected,
+            "discard": seen.discard,
+        }
+        if (
+            seen.hands is not None
+            and seen.hands[actor] == 0
+            and (why_cannot_go_out(seen.trains[actor]) is None)
+        ):
             self.over = True
             return {"verdict": "win", "seat": actor, "move": move, "next_seat": None}
         if DRAW_PILE_EMPTY_ENDS_HAND and not self.draw_pile:
             self.over = True
-            return {"verdict": "win", "seat": None, "move": move, "next_seat": None,
-                    "reason": "the draw pile is empty: the hand is over, score the table"}
+            return {
+                "verdict": "win",
+                "seat": None,
+                "move": move,
+                "next_seat": None,
+                "reason": "the draw pile is empty: the hand is over, score the table",
+            }
         if turn.ending == TURNTABLE:
             self.order.turntable()
         if turn.ending == DERAILMENT and not turn.protected and turn.target is not None:
             self.order.derail(turn.target)
         self.order.pass_turn()
-        return {"verdict": "move", "seat": actor, "move": move, "next_seat": self.current,
-                **self._lights()}
+        return {
+            "verdict": "move",
+            "seat": actor,
+            "move": move,
+            "next_seat": self.current,
+            **self._lights(),
+        }
 
     def turn_indicator(self) -> TurnIndicator:
         """What the seat LEDs show now."""
-        return TurnIndicator(seats=self.seats, on_turn=None if self.over else self.current,
-                             direction=self.order.direction, skipped=self.order.skipped())
+        return TurnIndicator(
+            seats=self.seats,
+            on_turn=None if self.over else self.current,
+            direction=self.order.direction,
+            skipped=self.order.skipped(),
+        )
 
     def _lights(self) -> dict[str, Any]:
         shown = self.turn_indicator()
@@ -216,9 +265,9 @@ class ExpressReferee:
     def _read_turn(self, seen: Observation, done: bool = False) -> _Turn | None:
         """What the acting seat did; None while its turn is still going on."""
         before, actor = self.table, self.current
-        if seen.special[:len(before.special)] != before.special:
+        if seen.special[: len(before.special)] != before.special:
             raise IllegalTable("cards left the special discard slot")
-        fresh = seen.special[len(before.special):]
+        fresh = seen.special[len(before.special) :]
         turn = _Turn()
         if fresh:
             turn.ending = fresh[0]
@@ -230,14 +279,20 @@ class ExpressReferee:
         self._read_own(before, seen, turn)
         # Taking the discard pile's top and discarding a card of the same name leaves the pile
         # looking untouched; the hand count tells (a deck draw would leave two cards more).
-        put_back = seen.hands is not None and before.hands is not None and (
-            seen.hands[actor] == before.hands[actor] - turn.plays + turn.to_hand)
+        put_back = (
+            seen.hands is not None
+            and before.hands is not None
+            and (seen.hands[actor] == before.hands[actor] - turn.plays + turn.to_hand)
+        )
         if not (fresh or _discarded(before, seen) or put_back or done):
             return None
         if not fresh and seen.discard is None:
             raise IllegalTable("a turn ends with a discard, a Disaster or a Turntable")
-        turn.took_top = seen.discards is not None and before.discards is not None and (
-            seen.discards == before.discards - (1 if fresh else 0))
+        turn.took_top = (
+            seen.discards is not None
+            and before.discards is not None
+            and (seen.discards == before.discards - (1 if fresh else 0))
+        )
         self._check_hands(before, seen, turn)
         return turn
 
@@ -252,7 +307,7 @@ class ExpressReferee:
         for number, train in enumerate(new):
             kept = old[became.index(number)].cars if number in matched else ()
             built = Train(train.loco, train.diesel, kept)
-            for car in train.cars[len(kept):]:
+            for car in train.cars[len(kept) :]:
                 reason = why_car_cannot_follow(built, car, self.cards)
                 if reason is not None:
                     raise IllegalTable(f"seat {actor}'s train {number}: {reason}")
@@ -260,14 +315,19 @@ class ExpressReferee:
             turn.plays += len(train.cars) - len(kept) + (number not in matched)
             turn.new_trains += number not in matched
         ways_old, ways_new = before.way_cars[actor], seen.way_cars[actor]
-        if ways_new[:len(ways_old)] != ways_old:
+        if ways_new[: len(ways_old)] != ways_old:
             raise IllegalTable(f"seat {actor}'s Way Cars can only be added")
         turn.plays += len(ways_new) - len(ways_old)
 
-    def _read_others(self, before: Observation, seen: Observation, fresh: Sequence[str],
-                     turn: _Turn) -> None:
-        hit = [s for s in range(self.seats) if s != self.current and (
-            before.trains[s] != seen.trains[s] or before.way_cars[s] != seen.way_cars[s])]
+    def _read_others(
+        self, before: Observation, seen: Observation, fresh: Sequence[str], turn: _Turn
+    ) -> None:
+        hit = [
+            s
+            for s in range(self.seats)
+            if s != self.current
+            and (before.trains[s] != seen.trains[s] or before.way_cars[s] != seen.way_cars[s])
+        ]
         if not hit:
             return
         if len(hit) > 1 or not fresh:
@@ -283,21 +343,32 @@ class ExpressReferee:
             raise IllegalTable(f"seat {victim}'s Way Cars changed outside their turn")
         if card in (BROKEN_CAR, STEAL):
             changed = [n for n, (a, b) in enumerate(zip(old, new, strict=False)) if a != b]
-            if len(new) != len(old) or len(changed) != 1 or old[changed[0]].has_caboose or (
-                    new[changed[0]].cars != old[changed[0]].cars[:-1]) or not old[changed[0]].cars:
+            if (
+                len(new) != len(old)
+                or len(changed) != 1
+                or old[changed[0]].has_caboose
+                or (new[changed[0]].cars != old[changed[0]].cars[:-1])
+                or not old[changed[0]].cars
+            ):
                 raise IllegalTable(f"{card} takes the last car of one train without a Caboose")
             taken = old[changed[0]].cars[-1]
             if card == STEAL:
                 turn.to_hand = 1
                 for number, train in enumerate(seen.trains[self.current]):
-                    if train.cars and train.cars[-1] == taken and (
+                    if (
+                        train.cars
+                        and train.cars[-1] == taken
+                        and (
                             number < len(before.trains[self.current])
-                            and len(train.cars) > len(before.trains[self.current][number].cars)):
+                            and len(train.cars) > len(before.trains[self.current][number].cars)
+                        )
+                    ):
                         turn.to_hand, turn.plays = 0, turn.plays - 1
                         break
         elif card == WRECK:
             if len(new) != len(old) - 1 or not any(
-                    new == old[:n] + old[n + 1:] for n in range(len(old))):
+                new == old[:n] + old[n + 1 :] for n in range(len(old))
+            ):
                 raise IllegalTable("Wreck discards exactly one whole train")
         elif card == SWITCH_ENGINES:
             if [t.cars for t in new] != [t.cars for t in old]:
@@ -329,7 +400,7 @@ def _align(old: Sequence[Train], new: Sequence[Train]) -> list[int | None] | Non
     if not old:
         return []
     first, rest = old[0], old[1:]
-    if new and new[0].cars[:len(first.cars)] == first.cars:
+    if new and new[0].cars[: len(first.cars)] == first.cars:
         tail = _align(rest, new[1:])
         if tail is not None:
             return [0, *[None if j is None else j + 1 for j in tail]]
@@ -346,7 +417,8 @@ def _discarded(before: Observation, seen: Observation) -> bool:
     if seen.discards is None or before.discards is None:
         return seen.discard != before.discard
     return seen.discards > before.discards or (
-        seen.discards == before.discards and seen.discard != before.discard)
+        seen.discards == before.discards and seen.discard != before.discard
+    )
 
 
 def judge_lines(lines: Sequence[str]) -> Iterator[Verdict]:
@@ -366,6 +438,7 @@ def judge_lines(lines: Sequence[str]) -> Iterator[Verdict]:
 
 def observation_of(game: ExpressGame) -> dict[str, Any]:
     """What a camera (and an observer counting hands) sees of an engine's table."""
+
     def train(t: Train) -> dict[str, Any]:
         cars = [c.card if c.card == c.as_type else f"{c.card}:{c.as_type}" for c in t.cars]
         return {"loco": "diesel" if t.diesel else "face-down", "cars": cars}

@@ -97,8 +97,9 @@ def train_from_json(data: Any, where: str, cards: ExpressCards, check: bool = Tr
     return train
 
 
-def cards_from_json(data: Any, where: str, kinds: tuple[Kind, ...],
-                    cards: ExpressCards) -> list[str]:
+def cards_from_json(
+    data: Any, where: str, kinds: tuple[Kind, ...], cards: ExpressCards
+) -> list[str]:
     """A list of card names, each of one of ``kinds``."""
     if not isinstance(data, list) or not all(isinstance(name, str) for name in data):
         raise BadInputError(f"{where}: a list of card names")
@@ -127,8 +128,9 @@ def parse_table(text: str, cards: ExpressCards | None = None) -> list[SeatTable]
             train_from_json(train, f"{where}, train {number}", cards)
             for number, train in enumerate(seat.get("trains", []))
         )
-        way_cars = cards_from_json(seat.get("way_cars", []), f"{where}, way_cars",
-                                   (Kind.WAYCAR,), cards)
+        way_cars = cards_from_json(
+            seat.get("way_cars", []), f"{where}, way_cars", (Kind.WAYCAR,), cards
+        )
         hand = cards_from_json(seat.get("hand", []), f"{where}, hand", tuple(Kind), cards)
         name = seat.get("name", f"seat {index}")
         table.append(SeatTable(str(name), trains, tuple(way_cars), tuple(hand)))

@@ -50,8 +50,11 @@ class TurnOrder:
             self.extra_turns -= 1
             return
         if self.pending_reversals % 2:
-            self.direction = (Direction.COUNTERCLOCKWISE if self.direction is Direction.CLOCKWISE
-                              else Direction.CLOCKWISE)
+            self.direction = (
+                Direction.COUNTERCLOCKWISE
+                if self.direction is Direction.CLOCKWISE
+                else Direction.CLOCKWISE
+            )
         self.pending_reversals = 0
         step = 1 if self.direction is Direction.CLOCKWISE else -1
         seat = self.current

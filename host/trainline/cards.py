@@ -23,8 +23,22 @@ TAKE_A_SEAT = "take-a-seat"
 REBEL = "rebel-passenger"
 
 #: The 14 action card types, by their names in the deck data.
-ACTION_TYPES = (EXIT_1X, EXIT_2X, EXPRESS, REVERSE, ECCENTRIC, PAN_HANDLER, PLUS_DISCARD,
-                ENTER_1X, ENTER_2X, EXCUSE_ME, U_PASS, ADVANCED_MOTION, TAKE_A_SEAT, REBEL)
+ACTION_TYPES = (
+    EXIT_1X,
+    EXIT_2X,
+    EXPRESS,
+    REVERSE,
+    ECCENTRIC,
+    PAN_HANDLER,
+    PLUS_DISCARD,
+    ENTER_1X,
+    ENTER_2X,
+    EXCUSE_ME,
+    U_PASS,
+    ADVANCED_MOTION,
+    TAKE_A_SEAT,
+    REBEL,
+)
 #: Cards that let a pawn get past one seated passenger or opposing pawn.
 PASS_CARDS = (EXCUSE_ME, REBEL)
 

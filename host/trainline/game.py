@@ -129,8 +129,9 @@ class Setup:
 class TrainlineGame:
     """A game of Train Line Chicago: legal moves, push/pop, turn indicator, the win."""
 
-    def __init__(self, setup: Setup, layout: Layout | None = None,
-                 cards: TrainlineCards | None = None) -> None:
+    def __init__(
+        self, setup: Setup, layout: Layout | None = None, cards: TrainlineCards | None = None
+    ) -> None:
         self.cards = cards or standard_cards()
         self.layout = layout or default_layout()
         if setup.players not in PAWNS:
@@ -138,7 +139,8 @@ class TrainlineGame:
         if not 0 <= setup.first < setup.players:
             raise BadInputError(f"no seat {setup.first} to play first")
         if Counter(setup.numbers) != Counter(self.cards.number_deck()) or Counter(
-                setup.actions) != Counter(self.cards.action_deck()):
+            setup.actions
+        ) != Counter(self.cards.action_deck()):
             raise BadInputError("the set-up's decks are not the Train Line decks")
         self.setup = setup
         self.record: list[Move] = []
@@ -276,8 +278,9 @@ class TrainlineGame:
 
     def all_cards(self) -> Counter[str]:
         """Every card in every place (for checking none is lost or made up)."""
-        found = Counter(self.number_pile + self.action_pile + self.number_discards
-                        + self.action_discards)
+        found = Counter(
+            self.number_pile + self.action_pile + self.number_discards + self.action_discards
+        )
         for player in self.players:
             found.update(player.numbers + player.actions)
         return found
@@ -309,8 +312,9 @@ class TrainlineGame:
             self._reach[key] = found
         return self._reach[key]
 
-    def _walk(self, seat: int, at: Cell, steps: int, passes: int, seen: set[Cell],
-              found: set[Cell]) -> None:
+    def _walk(
+        self, seat: int, at: Cell, steps: int, passes: int, seen: set[Cell], found: set[Cell]
+    ) -> None:
         links = self.layout.links
         for near in links[at]:
             if near in seen:
@@ -321,8 +325,9 @@ class TrainlineGame:
                 if steps == 1 and self.layout.spaces[near] is Space.AISLE:
                     found.add(near)  # an aisle space may be shared at the end of a move
                 if passes:
-                    hops = [(far, passes - 1) for far in links[near]
-                            if far not in seen and far != at]
+                    hops = [
+                        (far, passes - 1) for far in links[near] if far not in seen and far != at
+                    ]
             for cell, left in hops:
                 if self._occupied(cell, seat):
                     if steps == 1 and self.layout.spaces[cell] is Space.AISLE:
@@ -338,9 +343,13 @@ class TrainlineGame:
         """Ruling: a pawn is blocked when, without Excuse Me, it can at best join an opposing
         pawn's aisle space (and so never get past it)."""
         most = 2 * max(card.number for card in self.cards.numbers.values()) + (
-            self.cards.motion_plus)
-        return any(not self._occupied(cell, seat)
-                   for steps in range(1, most + 1) for cell in self.landings(seat, steps, 0))
+            self.cards.motion_plus
+        )
+        return any(
+            not self._occupied(cell, seat)
+            for steps in range(1, most + 1)
+            for cell in self.landings(seat, steps, 0)
+        )
 
     # ----- legality ------------------------------------------------------------------------
 
@@ -371,8 +380,9 @@ class TrainlineGame:
                 continue
             for cell in other.seated:
                 yield from (Eccentric(seat, cell), TakeSeat(seat, cell))
-            yield from (PanHandle(seat, card) for card in sorted(set(other.numbers
-                                                                     + other.actions)))
+            yield from (
+                PanHandle(seat, card) for card in sorted(set(other.numbers + other.actions))
+            )
         yield from self._movement_candidates(me)
 
     def _movement_candidates(self, me: Player) -> Iterator[MoveAlong]:
@@ -398,7 +408,8 @@ class TrainlineGame:
 
     def _steps(self, numbers: Sequence[str], motion: bool) -> int:
         return sum(self.cards.numbers[n].number for n in numbers) + (
-            self.cards.motion_plus if motion else 0)
+            self.cards.motion_plus if motion else 0
+        )
 
     def why_illegal(self, move: Move) -> str | None:
         """Why ``move`` is not allowed now, or None if it is."""
@@ -407,8 +418,10 @@ class TrainlineGame:
         if isinstance(move, Rebel | Accept):
             if self.phase is not Phase.RESPONSE or self.pending is None:
                 return "no attack waits for an answer"
-            if isinstance(move, Rebel) and REBEL not in self.players[
-                    self._victim(self.pending)].actions:
+            if (
+                isinstance(move, Rebel)
+                and REBEL not in self.players[self._victim(self.pending)].actions
+            ):
                 return "answering needs a Rebel Passenger card"
             return None
         if self.phase is Phase.RESPONSE:
@@ -426,7 +439,8 @@ class TrainlineGame:
                 return f"{move.card} is not in your hand"
             return None if me.tokens else "no discard token left"
         if isinstance(move, Exit | Enter) and move.card not in (
-                (EXIT_1X, EXIT_2X) if isinstance(move, Exit) else (ENTER_1X, ENTER_2X)):
+            (EXIT_1X, EXIT_2X) if isinstance(move, Exit) else (ENTER_1X, ENTER_2X)
+        ):
             return f"{move.card} is not an {type(move).__name__} card"
         if isinstance(move, Exit):
             victim = self.players[self.target]
@@ -444,15 +458,21 @@ class TrainlineGame:
                 return f"{move.card} fills {wanted} seat(s)"
             if me.off_train() < wanted:
                 return "not enough pawns off the train"
-            return None if all(self._can_seat(cell) for cell in move.seats) else (
-                "only empty seats can be filled")
+            return (
+                None
+                if all(self._can_seat(cell) for cell in move.seats)
+                else ("only empty seats can be filled")
+            )
         if isinstance(move, Eccentric | TakeSeat | PanHandle):
             if move.seat == self.current or not 0 <= move.seat < len(self.players):
                 return "target an opponent"
             them = self.players[move.seat]
             if isinstance(move, PanHandle):
-                return None if move.card in them.numbers + them.actions else (
-                    f"seat {move.seat} holds no {move.card}")
+                return (
+                    None
+                    if move.card in them.numbers + them.actions
+                    else (f"seat {move.seat} holds no {move.card}")
+                )
             if move.cell not in them.seated:
                 return f"seat {move.seat} has no pawn seated at {move.cell}"
             if isinstance(move, TakeSeat) and not me.off_train():
@@ -487,7 +507,8 @@ class TrainlineGame:
         if len(colours) > 1 and not move.motion:
             return "two number cards of different colours need Advanced Motion"
         if any(card not in PASS_CARDS for card in move.passes) or any(
-                move.passes.count(c) > me.actions.count(c) for c in move.passes):
+            move.passes.count(c) > me.actions.count(c) for c in move.passes
+        ):
             return "get past others only with Excuse Me or Rebel Passenger cards you hold"
         steps = self._steps(move.numbers, move.motion)
         if move.slide_to is not None:
@@ -500,8 +521,10 @@ class TrainlineGame:
         if EXCUSE_ME not in move.passes:
             return "sliding a seated pawn over takes an Excuse Me"
         if move.to not in self.slides(self.current, steps, len(move.passes) - 1):
-            return (f"no way of exactly {steps} space(s) into {move.to}, or its pawn sits "
-                    "next to a passenger")
+            return (
+                f"no way of exactly {steps} space(s) into {move.to}, or its pawn sits "
+                "next to a passenger"
+            )
         if move.slide_to not in self.layout.links[move.to] or not self._can_seat(move.slide_to):
             return "a slid pawn moves over to an empty seat beside it"
         return None
@@ -601,14 +624,18 @@ class TrainlineGame:
             self.pending = move
             self.phase = Phase.RESPONSE
 
-    def _play_action(self, move: PlayExpress | PlayReverse | PlusDiscard | Enter,
-                     me: Player) -> None:
+    def _play_action(
+        self, move: PlayExpress | PlayReverse | PlusDiscard | Enter, me: Player
+    ) -> None:
         if isinstance(move, PlayExpress):
             self.players[self.target].skips += 1
             self.target = self._after(self.target)
         elif isinstance(move, PlayReverse):
-            self.direction = (Direction.COUNTERCLOCKWISE if self.direction is Direction.CLOCKWISE
-                              else Direction.CLOCKWISE)
+            self.direction = (
+                Direction.COUNTERCLOCKWISE
+                if self.direction is Direction.CLOCKWISE
+                else Direction.CLOCKWISE
+            )
             self.target = self._after(self.current)
         elif isinstance(move, PlusDiscard):
             me.tokens += 1
@@ -713,8 +740,13 @@ class TrainlineGame:
 
     def record_lines(self) -> list[str]:
         """The game as JSON lines: the set-up, then one action per line."""
-        head = {"game": "trainline", "players": len(self.players), "first": self.setup.first,
-                "numbers": list(self.setup.numbers), "actions": list(self.setup.actions)}
+        head = {
+            "game": "trainline",
+            "players": len(self.players),
+            "first": self.setup.first,
+            "numbers": list(self.setup.numbers),
+            "actions": list(self.setup.actions),
+        }
         return [json.dumps(head)] + [json.dumps(move_to_json(m)) for m in self.record]
 
     @classmethod
@@ -731,8 +763,12 @@ class TrainlineGame:
         if not isinstance(head, dict) or head.get("game") != "trainline":
             raise BadInputError('line 1: needs "game": "trainline", "players", "numbers", ...')
         try:
-            setup = Setup(int(head["players"]), int(head.get("first", 0)),
-                          tuple(head["numbers"]), tuple(head["actions"]))
+            setup = Setup(
+                int(head["players"]),
+                int(head.get("first", 0)),
+                tuple(head["numbers"]),
+                tuple(head["actions"]),
+            )
         except (KeyError, TypeError, ValueError):
             raise BadInputError('line 1: needs "players", "numbers" and "actions"') from None
         game = cls(setup)
@@ -745,8 +781,13 @@ class TrainlineGame:
 
 
 _CARD_OF: dict[type, str] = {
-    UsePass: U_PASS, PlayExpress: EXPRESS, PlayReverse: REVERSE, PlusDiscard: PLUS_DISCARD,
-    Eccentric: ECCENTRIC, PanHandle: PAN_HANDLER, TakeSeat: TAKE_A_SEAT,
+    UsePass: U_PASS,
+    PlayExpress: EXPRESS,
+    PlayReverse: REVERSE,
+    PlusDiscard: PLUS_DISCARD,
+    Eccentric: ECCENTRIC,
+    PanHandle: PAN_HANDLER,
+    TakeSeat: TAKE_A_SEAT,
 }
 
 

@@ -138,17 +138,40 @@ class Accept:
 
 
 Move = (
-    Board | UsePass | MoveAlong | PlayExpress | PlayReverse | Exit | Eccentric | PanHandle
-    | PlusDiscard | Enter | TakeSeat | UseToken | EndTurn | Rebel | Accept
+    Board
+    | UsePass
+    | MoveAlong
+    | PlayExpress
+    | PlayReverse
+    | Exit
+    | Eccentric
+    | PanHandle
+    | PlusDiscard
+    | Enter
+    | TakeSeat
+    | UseToken
+    | EndTurn
+    | Rebel
+    | Accept
 )
 #: Action cards a Rebel Passenger can nullify (they take a pawn from a seat or a card from hand).
 Attack = Exit | Eccentric | PanHandle | TakeSeat
 
 ACTIONS: dict[str, type[Move]] = {
-    "board": Board, "u-pass": UsePass, "move": MoveAlong, "express": PlayExpress,
-    "reverse": PlayReverse, "exit": Exit, "eccentric-passenger": Eccentric,
-    "pan-handler": PanHandle, "plus-discard": PlusDiscard, "enter": Enter,
-    "take-a-seat": TakeSeat, "token": UseToken, "end-turn": EndTurn, "rebel": Rebel,
+    "board": Board,
+    "u-pass": UsePass,
+    "move": MoveAlong,
+    "express": PlayExpress,
+    "reverse": PlayReverse,
+    "exit": Exit,
+    "eccentric-passenger": Eccentric,
+    "pan-handler": PanHandle,
+    "plus-discard": PlusDiscard,
+    "enter": Enter,
+    "take-a-seat": TakeSeat,
+    "token": UseToken,
+    "end-turn": EndTurn,
+    "rebel": Rebel,
     "accept": Accept,
 }
 _NAMES = {kind: name for name, kind in ACTIONS.items()}
@@ -181,13 +204,15 @@ def _value(name: str, value: Any, kind: type[Move]) -> Any:
         return (value[0], value[1])
     if name == "slide_to" and value is None:
         return None
-    if name == "seats" and isinstance(value, list) and all(
-            _is_cell(v) for v in value):
+    if name == "seats" and isinstance(value, list) and all(_is_cell(v) for v in value):
         return tuple((v[0], v[1]) for v in value)
     if name == "seat" and _is_int(value):
         return value
-    if name in ("numbers", "passes") and isinstance(value, list) and all(
-            isinstance(v, str) for v in value):
+    if (
+        name in ("numbers", "passes")
+        and isinstance(value, list)
+        and all(isinstance(v, str) for v in value)
+    ):
         return tuple(value)
     if name in ("doors_open", "motion") and isinstance(value, bool):
         return value
@@ -220,7 +245,8 @@ def describe(move: Move) -> str:
     match move:
         case Board(start, doors_open):
             return f"rolls the boarding die at {start}: " + (
-                "open doors, boards" if doors_open else "closed doors, misses the train")
+                "open doors, boards" if doors_open else "closed doors, misses the train"
+            )
         case UsePass(start):
             return f"boards with a U-Pass at {start}"
         case MoveAlong(numbers, motion, passes, to, slide_to):

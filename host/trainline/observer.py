@@ -51,8 +51,11 @@ class Pawns:
 def _cell(value: Any, where: str) -> Cell | None:
     if value is None:
         return None
-    if isinstance(value, list) and len(value) == 2 and all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value):
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
         return (value[0], value[1])
     raise BadInputError(f"{where}: a cell is [row, col]")
 
@@ -66,9 +69,13 @@ def parse_pawns(data: Any, seats: int) -> tuple[Pawns, ...]:
         if not isinstance(item, dict) or not isinstance(item.get("seated", []), list):
             raise BadInputError(f'pawns of seat {seat}: {{"seated": [...], "aisle": ..., ...}}')
         seated = [_cell(cell, f"seat {seat}") for cell in item.get("seated", [])]
-        found.append(Pawns(frozenset(c for c in seated if c is not None),
-                           _cell(item.get("aisle"), f"seat {seat}"),
-                           _cell(item.get("missed"), f"seat {seat}")))
+        found.append(
+            Pawns(
+                frozenset(c for c in seated if c is not None),
+                _cell(item.get("aisle"), f"seat {seat}"),
+                _cell(item.get("missed"), f"seat {seat}"),
+            )
+        )
     return tuple(found)
 
 
@@ -79,11 +86,17 @@ def pawns_of(game: TrainlineGame) -> tuple[Pawns, ...]:
 
 def observation_of(game: TrainlineGame, played: Sequence[str]) -> dict[str, Any]:
     """An observation line for the engine's table, with the cards played since the last one."""
-    return {"pawns": [{"seated": [list(c) for c in sorted(p.seated)],
-                       "aisle": list(p.aisle) if p.aisle else None,
-                       "missed": list(p.missed) if p.missed else None}
-                      for p in game.players],
-            "played": list(played)}
+    return {
+        "pawns": [
+            {
+                "seated": [list(c) for c in sorted(p.seated)],
+                "aisle": list(p.aisle) if p.aisle else None,
+                "missed": list(p.missed) if p.missed else None,
+            }
+            for p in game.players
+        ],
+        "played": list(played),
+    }
 
 
 class TrainlineObserver:
@@ -118,19 +131,32 @@ class TrainlineObserver:
             return {"verdict": "waiting", "seat": seat}
         found = self._explain(played, seen)
         if found is None:
-            return {"verdict": "illegal", "seat": seat,
-                    "reason": "no legal turn plays exactly these cards and leaves this table"}
+            return {
+                "verdict": "illegal",
+                "seat": seat,
+                "reason": "no legal turn plays exactly these cards and leaves this table",
+            }
         begun = self.game.turns_begun
         self.game, moves = found
         self.rolls = []
         said = [move_to_json(move) for move in moves]
         if self.game.phase is Phase.OVER:
-            return {"verdict": "win", "seat": seat, "moves": said,
-                    "winners": sorted(self.game.winners), "next_seat": None}
+            return {
+                "verdict": "win",
+                "seat": seat,
+                "moves": said,
+                "winners": sorted(self.game.winners),
+                "next_seat": None,
+            }
         if self.game.turns_begun == begun:
             return {"verdict": "waiting", "seat": seat, "moves": said}
-        return {"verdict": "move", "seat": seat, "moves": said,
-                "next_seat": self.game.acting_seat, **self._lights()}
+        return {
+            "verdict": "move",
+            "seat": seat,
+            "moves": said,
+            "next_seat": self.game.acting_seat,
+            **self._lights(),
+        }
 
     def _button(self, seat: Any) -> dict[str, Any]:
         """The seat on turn ends its turn without moving (the table has shown all it did)."""
@@ -138,8 +164,13 @@ class TrainlineObserver:
             return {"verdict": "waiting", "seat": self.game.acting_seat}
         self.game.push(EndTurn())
         self.rolls = []
-        return {"verdict": "move", "seat": seat, "moves": [move_to_json(EndTurn())],
-                "next_seat": self.game.acting_seat, **self._lights()}
+        return {
+            "verdict": "move",
+            "seat": seat,
+            "moves": [move_to_json(EndTurn())],
+            "next_seat": self.game.acting_seat,
+            **self._lights(),
+        }
 
     def _lights(self) -> dict[str, Any]:
         shown = self.game.turn_indicator()
@@ -151,8 +182,9 @@ class TrainlineObserver:
         child.record = []
         return child
 
-    def _explain(self, played: Sequence[str],
-                 seen: tuple[Pawns, ...]) -> tuple[TrainlineGame, list[Move]] | None:
+    def _explain(
+        self, played: Sequence[str], seen: tuple[Pawns, ...]
+    ) -> tuple[TrainlineGame, list[Move]] | None:
         start = self._copy(self.game)
         actor = start.players[start.current]
         actor.numbers = [card for card in played if card in start.cards.numbers]
@@ -169,23 +201,23 @@ class TrainlineObserver:
         action_order = [card for card in played if card not in numbers]
         begun = start.turns_begun
 
-        def search(game: TrainlineGame, moves: list[Move], rolls: int) -> Iterator[
-                tuple[TrainlineGame, list[Move]]]:
+        def search(
+            game: TrainlineGame, moves: list[Move], rolls: int
+        ) -> Iterator[tuple[TrainlineGame, list[Move]]]:
             budget[0] -= 1
             if budget[0] < 0:
                 return
             used = Counter(card for move in moves for card in cards_played(move))
             ended = game.turns_begun != begun or game.phase is Phase.OVER
             settled = ended or game.phase is Phase.MAIN  # an attack's answer is not pending
-            if used == wanted and rolls == len(self.rolls) and settled and (
-                    pawns_of(game) == seen):
+            if used == wanted and rolls == len(self.rolls) and settled and (pawns_of(game) == seen):
                 yield game, moves
             if ended:
                 return
             acted = [c for m in moves for c in cards_played(m) if c not in numbers]
             for move in self._options(game, rolls):
                 acts = [card for card in cards_played(move) if card not in numbers]
-                following = action_order[len(acted):len(acted) + len(acts)]
+                following = action_order[len(acted) : len(acted) + len(acts)]
                 if Counter(acts) != Counter(following):
                     continue
                 if isinstance(move, Enter) and not set(move.seats) <= seen[game.current].seated:
@@ -212,7 +244,8 @@ class TrainlineObserver:
             if isinstance(move, UseToken | EndTurn):  # unseen: a button ends a turn
                 continue
             if isinstance(move, Board) and (
-                    rolls >= len(self.rolls) or move.doors_open != self.rolls[rolls]):
+                rolls >= len(self.rolls) or move.doors_open != self.rolls[rolls]
+            ):
                 continue
             yield move
 

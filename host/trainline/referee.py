@@ -40,7 +40,14 @@ def judge_lines(lines: Sequence[str]) -> Iterator[dict[str, Any]]:
             continue
         verdict = "win" if game.phase is Phase.OVER else "move"
         shown = game.turn_indicator()
-        yield {"line": number, "verdict": verdict, "seat": seat, "move": move_to_json(move),
-               "said": describe(move), "next_seat": shown.on_turn,
-               "direction": shown.direction.value, "skipped": sorted(shown.skipped),
-               "winners": sorted(shown.winners)}
+        yield {
+            "line": number,
+            "verdict": verdict,
+            "seat": seat,
+            "move": move_to_json(move),
+            "said": describe(move),
+            "next_seat": shown.on_turn,
+            "direction": shown.direction.value,
+            "skipped": sorted(shown.skipped),
+            "winners": sorted(shown.winners),
+        }

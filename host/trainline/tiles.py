@@ -59,8 +59,12 @@ def parse_tile(text: str, origin: str = "tile") -> Tile:
     if not isinstance(data, dict):
         raise BadInputError(f"{origin}: a tile is a JSON object")
     name, rows, bars = data.get("tile"), data.get("rows"), data.get("bars", [])
-    if not isinstance(name, str) or not isinstance(rows, list) or not rows or not all(
-            isinstance(row, str) for row in rows):
+    if (
+        not isinstance(name, str)
+        or not isinstance(rows, list)
+        or not rows
+        or not all(isinstance(row, str) for row in rows)
+    ):
         raise BadInputError(f'{origin}: needs "tile" (text) and "rows" (a list of strings)')
     if len({len(row) for row in rows}) != 1:
         raise BadInputError(f"{origin}: every row needs the same length")
@@ -127,12 +131,16 @@ def join(first: Tile, second: Tile, how: Join) -> Layout:
                 if char != Space.NOTHING.value:
                     spaces[(r + dr, c + dc)] = Space(char)
         bars.update(frozenset((r + dr, c + dc) for r, c in bar) for bar in tile.bars)
-    walkable = {cell for cell, space in spaces.items()
-                if space in (Space.AISLE, Space.SEAT, Space.PASSENGER)}
+    walkable = {
+        cell
+        for cell, space in spaces.items()
+        if space in (Space.AISLE, Space.SEAT, Space.PASSENGER)
+    }
     links: dict[Cell, tuple[Cell, ...]] = {}
     for cell in sorted(walkable):
         links[cell] = tuple(
-            near for near in _around(cell)
+            near
+            for near in _around(cell)
             if near in walkable and frozenset({cell, near}) not in bars
         )
     entries: dict[Cell, Cell] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -76,7 +77,13 @@ def demo(seed: int, players: int, app: AppContext) -> int:
     ``--camera none``), each turn judged by the referee from the table alone, journaled, shown
     on the seat LEDs of the simulated board, the terminal and the web view."""
     tables = _Simulation(seed, players).play_out()
-    settings = {"mode": "demo", "seed": seed, "players": players}
+    settings = {
+        "mode": "demo",
+        "seed": seed,
+        "players": players,
+        "camera": app.camera,
+        "board": app.board,
+    }
     session = Session.start("trains", tables[0], open_referee, app.journal, settings)
     app.say(
         f"The Game of Trains: {players} seats, seed {seed}; seat {tables[0]['first']} starts"
@@ -89,8 +96,10 @@ def demo(seed: int, players: int, app: AppContext) -> int:
 def resume(game_id: int, app: AppContext) -> int:
     """Continue a journaled demo game from its last committed turn."""
     settings = app.journal.summary(game_id).settings
+    if settings.get("mode") == "table":
+        return _resume_table(game_id, app)
     if settings.get("mode") != "demo":
-        raise BadInputError(f"game {game_id} was not a demo game")
+        raise BadInputError(f"game {game_id} cannot be resumed (it was a {settings.get('mode')})")
     session = Session.resume(app.journal, game_id, open_referee)
     seed = int(settings["seed"])
     tables = _Simulation(seed, int(settings["players"])).play_out()
@@ -155,8 +164,6 @@ def _show_lines(position: Position, app: AppContext) -> None:
 def play(players: int, first: int, app: AppContext) -> int:
     """Referee a real table through the camera: the first settled table is the deal."""
     check_seats(players, first)
-    opener = open_camera(app.camera)
-    feed = CameraFeed(Pipeline(deck="trains", players=players), app.web)
     settings = {"mode": "table", "camera": app.camera, "board": app.board}
 
     def session_for(table: dict[str, Any]) -> Session[Referee]:
@@ -169,6 +176,25 @@ def play(players: int, first: int, app: AppContext) -> int:
         _show_lines(session.referee.game.position, app)
         return session
 
+    return _play_on(players, app, session_for, None)
+
+
+def _resume_table(game_id: int, app: AppContext) -> int:
+    """Continue a game played at a real table: the camera takes over from the journal."""
+    session = Session.resume(app.journal, game_id, open_referee)
+    app.say(f"Resuming game {game_id} after {session.turns} moves: put the table as shown")
+    _show_lines(session.referee.game.position, app)
+    return _play_on(session.referee.game.position.seats, app, None, session)
+
+
+def _play_on(
+    players: int,
+    app: AppContext,
+    session_for: Callable[[dict[str, Any]], Session[Referee]] | None,
+    resumed: Session[Referee] | None,
+) -> int:
+    opener = open_camera(app.camera)
+    feed = CameraFeed(Pipeline(deck="trains", players=players), app.web)
     with board_lights(app.board, app.say) as lights:
 
         def make_loop(session: Session[Any]) -> TableLoop:
@@ -190,6 +216,7 @@ def play(players: int, first: int, app: AppContext) -> int:
             lights=lights,
             live=app.camera.isdigit(),
             terminal=terminal_input(),
+            resumed=resumed,
         )
     if loop is None:
         app.say("The camera never showed a whole table: no game was started.")
@@ -199,5 +226,5 @@ def play(players: int, first: int, app: AppContext) -> int:
     if position.winner is not None:
         app.say(f"Seat {position.winner} wins after {loop.session.turns} moves.")
     else:
-        app.say(f"Stopped after {loop.session.turns} moves; `conductor games` lists the game.")
+        app.say(f"Stopped after {loop.session.turns} moves; `conductor resume` goes on.")
     return 0
