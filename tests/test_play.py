@@ -38,13 +38,17 @@ def rendered_game() -> tuple[list[dict[str, object]], RenderedCamera]:
     return tables, camera
 
 
-def test_play_follows_a_video_file_to_the_win(tmp_path: Path) -> None:
-    tables, camera = rendered_game()
-    video = tmp_path / "table.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), camera.fps, (1280, 720))
+def write_video(path: Path, camera: RenderedCamera) -> Path:
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), camera.fps, (1280, 720))
     for frame in camera:
         writer.write(frame.image)
     writer.release()
+    return path
+
+
+def test_play_follows_a_video_file_to_the_win(tmp_path: Path) -> None:
+    tables, camera = rendered_game()
+    video = write_video(tmp_path / "table.avi", camera)
     first = str(tables[0]["first"])
     result = subprocess.run(
         [
@@ -72,14 +76,6 @@ def test_play_follows_a_video_file_to_the_win(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines()[-1].endswith("wins after 10 moves.")
-
-
-def write_video(path: Path, camera: RenderedCamera) -> Path:
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), camera.fps, (1280, 720))
-    for frame in camera:
-        writer.write(frame.image)
-    writer.release()
-    return path
 
 
 def test_a_table_game_stopped_half_way_is_resumed_from_the_journal(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from host.board.lights import board_lights
+from host.board.lights import BoardLights, board_lights
 from host.camera_feed import CameraFeed, watch
 from host.context import AppContext
 from host.errors import BadInputError
@@ -116,19 +116,24 @@ def resume(game_id: int, app: AppContext) -> int:
     return _watch(tables[done:], session, app, seed)
 
 
+def _table_loop(session: Session[Any], app: AppContext, lights: BoardLights | None) -> TableLoop:
+    """The table loop for a game of trains, drawing the committed table on the web view."""
+    return TableLoop(
+        session,
+        app,
+        "The Game of Trains",
+        "trains",
+        lights=lights,
+        table_for_web=lambda: session.referee.table(),
+    )
+
+
 def _watch(
     tables: list[dict[str, Any]], session: Session[Referee], app: AppContext, seed: int
 ) -> int:
     """Referee the demo's tables as the camera shows them, to the win."""
     with board_lights(app.board, app.say) as lights:
-        loop = TableLoop(
-            session,
-            app,
-            "The Game of Trains",
-            "trains",
-            lights=lights,
-            table_for_web=lambda: session.referee.table(),
-        )
+        loop = _table_loop(session, app, lights)
         if app.camera == "none":
             for now, table in enumerate(tables[1:], start=1):
                 loop.handle(TableSeen(table), float(now))
@@ -198,14 +203,7 @@ def _play_on(
     with board_lights(app.board, app.say) as lights:
 
         def make_loop(session: Session[Any]) -> TableLoop:
-            return TableLoop(
-                session,
-                app,
-                "The Game of Trains",
-                "trains",
-                lights=lights,
-                table_for_web=lambda: session.referee.table(),
-            )
+            return _table_loop(session, app, lights)
 
         loop = play_table(
             session_for=session_for,
