@@ -354,7 +354,7 @@ class TrainlineGame:
     # ----- legality ------------------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move now (Enter 2X lists each pair of seats once)."""
+        """Every legal move now (Exit and Enter 2X list each pair of seats once)."""
         return [move for move in self._candidates() if self.why_illegal(move) is None]
 
     def _candidates(self) -> Iterator[Move]:
@@ -371,7 +371,9 @@ class TrainlineGame:
         yield from (PlayExpress(), PlayReverse(), PlusDiscard())
         victim = self.players[self.target]
         for card, count in ((EXIT_1X, 1), (EXIT_2X, 2)):
-            yield Exit(card, tuple(victim.seated[-count:]))
+            # The player picks which seated pawns leave: every choice is a different move.
+            chosen = min(count, len(victim.seated))
+            yield from (Exit(card, seats) for seats in combinations(victim.seated, chosen))
         empty = [cell for cell in self.layout.seats() if self.occupant(cell) is None]
         yield from (Enter(ENTER_1X, (cell,)) for cell in empty)
         yield from (Enter(ENTER_2X, pair) for pair in combinations(empty, 2))
