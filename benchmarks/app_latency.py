@@ -29,7 +29,7 @@ from host.context import AppContext
 from host.journal import Journal
 from host.session import Session
 from host.table_loop import TableLoop
-from host.trains.commands import _Simulation
+from host.trains.commands import DemoGame
 from host.trains.referee import open_referee
 from vision.camera import RenderedCamera
 from vision.observation import TrainsObservation
@@ -38,7 +38,7 @@ from vision.pipeline import Pipeline
 
 def measure(seed: int, players: int, folder: Path) -> list[float]:
     """Seconds from each new table's first frame to its LED command, for one game."""
-    tables = _Simulation(seed, players).play_out()
+    tables = DemoGame(seed, players).play_out()
     camera = RenderedCamera([TrainsObservation.from_json(t) for t in tables], seed=seed)
     journal = Journal(folder / f"games-{seed}.sqlite")
     app = AppContext(out=io.StringIO(), journal=journal)
@@ -92,14 +92,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for seed in args.seeds:
             game = measure(seed, args.players, Path(folder))
-            print(f"seed {seed}: {len(game)} turns, latencies (s): "
-                  + " ".join(f"{value:.2f}" for value in game))
+            print(
+                f"seed {seed}: {len(game)} turns, latencies (s): "
+                + " ".join(f"{value:.2f}" for value in game)
+            )
             latencies += game
     latencies.sort()
     p95 = latencies[int(0.95 * (len(latencies) - 1))]
-    print(f"card change to LED command on the wire: {len(latencies)} turns, "
-          f"p50 {statistics.median(latencies) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms "
-          f"(the stabilizer's wait for 600 ms of agreeing frames included)")
+    print(
+        f"card change to LED command on the wire: {len(latencies)} turns, "
+        f"p50 {statistics.median(latencies) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms "
+        f"(the stabilizer's wait for 600 ms of agreeing frames included)"
+    )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""``conductor demo trains`` and ``conductor referee trains``."""
+"""The Game of Trains on the command line: demo, play, resume and referee."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def referee(path: Path, out: TextIO) -> int:
     return 0
 
 
-class _Simulation:
+class DemoGame:
     """The seeded game the demo's bots play, standing in for the real table."""
 
     def __init__(self, seed: int, players: int) -> None:
@@ -76,7 +76,7 @@ def demo(seed: int, players: int, app: AppContext) -> int:
     """A seeded game between greedy bots, seen through the rendered camera (or directly with
     ``--camera none``), each turn judged by the referee from the table alone, journaled, shown
     on the seat LEDs of the simulated board, the terminal and the web view."""
-    tables = _Simulation(seed, players).play_out()
+    tables = DemoGame(seed, players).play_out()
     settings = {
         "mode": "demo",
         "seed": seed,
@@ -102,7 +102,7 @@ def resume(game_id: int, app: AppContext) -> int:
         raise BadInputError(f"game {game_id} cannot be resumed (it was a {settings.get('mode')})")
     session = Session.resume(app.journal, game_id, open_referee)
     seed = int(settings["seed"])
-    tables = _Simulation(seed, int(settings["players"])).play_out()
+    tables = DemoGame(seed, int(settings["players"])).play_out()
     done = session.turns
     committed = Observation.of(session.referee.game.position).to_json()
     if done >= len(tables) or {**tables[done], "seats": None, "first": None} != {
