@@ -1,9 +1,9 @@
 """Cameras: a rendered one (a seeded video of a game in progress) and real ones (OpenCV).
 
-``RenderedCamera(observations, seed)`` plays a game on a rendered table: each observation is
-shown still for a while, then a hand reaches over the table while the cards change, then the
-next observation is shown still. It is what the app runs on without a webcam, and what tests
-and the demo feed the whole pipeline with.
+``RenderedCamera(observations, seed)`` plays a game on a rendered table (The Game of Trains or
+Rollecate, by the observations' kind): each observation is shown still for a while, then a hand
+reaches over the table while the cards change, then the next observation is shown still. It is
+what the app runs on without a webcam, and what tests and the demo feed the whole pipeline with.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import numpy as np
 
 from host.errors import BadInputError
 from vision.imaging import Image
-from vision.observation import TrainsObservation
+from vision.observation import RollecateObservation, TableObservation, TrainsObservation
+from vision.rollecate_scene import lay_rollecate
 from vision.scene import (
     Difficulty,
     Look,
@@ -38,20 +39,20 @@ class CameraFrame:
     """Seconds since the first frame."""
     image: Image
     """The BGR picture."""
-    shown: TrainsObservation | None
+    shown: TableObservation | None
     """For a rendered camera: the observation on the table in this frame (None while a hand
     is changing it); None for a real camera."""
 
 
 class RenderedCamera:
-    """A seeded video of a Game of Trains table going through ``observations``.
+    """A seeded video of a table going through ``observations`` (all of one game).
 
     Each observation stays still for ``still_frames`` frames, then a hand passes over the table
     for ``hand_frames`` frames while the table changes to the next one. Camera pose, cloth and
     light are drawn once from ``seed`` at the difficulty ``level``; noise changes every frame.
     """
 
-    def __init__(self, observations: Sequence[TrainsObservation], seed: int = 1,
+    def __init__(self, observations: Sequence[TableObservation], seed: int = 1,
                  level: str | Difficulty = "easy", still_frames: int = 12, hand_frames: int = 6,
                  fps: float = 15.0) -> None:
         if not observations:
@@ -64,7 +65,10 @@ class RenderedCamera:
         self.hand_frames = hand_frames
         self.fps = fps
 
-    def _table(self, observation: TrainsObservation) -> Tabletop:
+    def _table(self, observation: TableObservation) -> Tabletop:
+        if isinstance(observation, RollecateObservation):
+            return lay_rollecate(observation, self.look, self.seed)
+        assert isinstance(observation, TrainsObservation)
         return lay_table(trains_layout(observation, self.seed, self.level.jitter_degrees),
                          self.look)
 
@@ -74,8 +78,9 @@ class RenderedCamera:
 
     def __iter__(self) -> Iterator[CameraFrame]:
         shot = 0
+        following: Tabletop | None = None
         for index, observation in enumerate(self.observations):
-            table = self._table(observation)
+            table = following or self._table(observation)
             for _ in range(self.still_frames):
                 image, _ = photograph(table, shot, hands=0)
                 yield CameraFrame(shot / self.fps, image, observation)

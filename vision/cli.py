@@ -20,7 +20,7 @@ from host.errors import BadInputError
 from vision.camera import CameraFrame, RenderedCamera, VideoCamera
 from vision.identify import References, rendered_references
 from vision.imaging import Image, read_image, write_image
-from vision.observation import TrainsObservation
+from vision.observation import TableObservation, TrainsObservation
 from vision.pipeline import FrameReading, Pipeline
 from vision.printing import write_deck, write_markers
 from vision.scene import DIFFICULTIES, render_table
@@ -126,7 +126,7 @@ def _frames(source: str) -> Iterable[CameraFrame]:
 
 def _watch(args: argparse.Namespace) -> int:
     pipeline = Pipeline(deck=args.deck, references=_references(args), players=args.players)
-    stabilizer: Stabilizer[TrainsObservation] = Stabilizer()
+    stabilizer: Stabilizer[TableObservation] = Stabilizer()
     display = bool(os.environ.get("DISPLAY")) and not args.out
     out: Path = args.out or Path("vision-watch")
     shown = 0

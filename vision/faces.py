@@ -181,17 +181,30 @@ def _rollecate_face(card: Card, px_per_mm: float) -> Image:
     value = card.number("value")
     ink = {"track": ROLLECATE_INK, "broken": (30, 30, 180), "chaos": (120, 40, 120)}[kind]
     cv2.circle(face, (_mm(CARD_WIDTH_MM / 2, px_per_mm), _mm(26, px_per_mm)),
-               _mm(15, px_per_mm), ink, _mm(1.5, px_per_mm), cv2.LINE_AA)
-    _centred_text(face, str(value), (CARD_WIDTH_MM / 2, 26.0), 17.0, px_per_mm, ink)
-    # Wheel dots: as many as the value, for players counting dice at a glance.
+               _mm(12, px_per_mm), ink, _mm(1.5, px_per_mm), cv2.LINE_AA)
+    _centred_text(face, str(value), (CARD_WIDTH_MM / 2, 26.0), 14.0, px_per_mm, ink)
+    # Wheel dots: as many as the value, for players counting dice at a glance; again down
+    # both sides of the value, where the train standing on the rails never hides them.
     for index in range(value):
         x = CARD_WIDTH_MM / 2 + (index - (value - 1) / 2) * 6.0
         cv2.circle(face, (_mm(x, px_per_mm), _mm(46, px_per_mm)), _mm(1.8, px_per_mm), ink, -1,
                    cv2.LINE_AA)
+        for side in (12.0, CARD_WIDTH_MM - 12.0):
+            cv2.circle(face, (_mm(side, px_per_mm), _mm(20 + 5.5 * index, px_per_mm)),
+                       _mm(1.6, px_per_mm), ink, -1, cv2.LINE_AA)
+    # Each kind also has a mark in a top corner: the train standing on the rails hides the
+    # lower half of the card it is on, and the top half alone must still tell the card.
     if kind == "chaos":
         _chaos(face, px_per_mm)
+        diamond = np.array([[15.5, 12.5], [19, 16], [15.5, 19.5], [12, 16]], np.float64)
+        cv2.fillConvexPoly(face, np.round(diamond * px_per_mm).astype(np.int32), ink,
+                           cv2.LINE_AA)
     else:
         _track(face, px_per_mm, broken=kind == "broken")
+    if kind == "broken":
+        crack = np.array([[51.5, 10.5], [47.5, 13.5], [51, 17], [47, 20.5]], np.float64)
+        cv2.polylines(face, [np.round(crack * px_per_mm).astype(np.int32)], False,
+                      (30, 30, 200), _mm(2.2, px_per_mm), cv2.LINE_AA)
     return face
 
 

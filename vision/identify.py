@@ -30,6 +30,9 @@ MIN_SCORE = 0.6
 MIN_BALANCE = 0.15
 """How far towards the best reference, from halfway to any other card's (0) to the best
 reference itself (0.5), a window must lie to be named. The confidence is twice this."""
+MIN_PART_BALANCE = 0.1
+"""``MIN_BALANCE`` when part of the window is hidden. Measured on 229 rendered cards under the
+train (easy and medium): no wrong name above 0.065, 90 % named at 0.1 (79 % at 0.15)."""
 SHORTLIST = 4
 """How many first-round matches are re-scored with alignment."""
 
@@ -111,8 +114,14 @@ class References:
         """Names of the enrolled cards."""
         return sorted(set(self.names))
 
-    def identify(self, patch: Image) -> Identity:
-        """Identity of a rectified, padded window (see the module's decision rule)."""
+    def identify(self, patch: Image, hidden: tuple[float, float] | None = None) -> Identity:
+        """Identity of a rectified, padded window (see the module's decision rule).
+
+        ``hidden``: a band of the window (top and bottom, as shares of its height) that
+        something covers, such as a game piece standing on the card; only the rest is compared.
+        """
+        if hidden is not None:
+            return self._identify_in_part(patch, hidden)
         upright = features(patch)
         turned = upright[::-1, ::-1].copy()
         vector = _unit(_centre(upright).ravel())
@@ -141,6 +150,37 @@ class References:
         if score < MIN_SCORE or balance < MIN_BALANCE:
             return Identity(None, confidence, is_turned, score)
         return Identity(name, confidence, is_turned, score)
+
+    def _identify_in_part(self, patch: Image, hidden: tuple[float, float]) -> Identity:
+        """Every reference, both ways round, correlated over the visible rows only; the same
+        decision rule as ``identify``, with references compared over those rows too."""
+        upright = features(patch)
+        turned = upright[::-1, ::-1].copy()
+        height = PATCH_SIZE[1]
+        keep = np.ones((height, PATCH_SIZE[0]), np.float32)
+        keep[max(0, int(hidden[0] * height)):min(height, int(np.ceil(hidden[1] * height)))] = 0
+        best: dict[str, tuple[float, int, bool]] = {}
+        for reference, name in enumerate(self.names):
+            for is_turned, image, mask in ((False, upright, keep), (True, turned, keep[::-1])):
+                fit = cv2.matchTemplate(image, self.maps[reference], cv2.TM_CCORR_NORMED,
+                                        mask=mask)
+                score = float(fit.max())
+                if score > best.get(name, (-1.0, 0, False))[0]:
+                    best[name] = (score, reference, is_turned)
+        ranked = sorted(best.values(), reverse=True)
+        score, chosen, is_turned = ranked[0]
+        mask = (keep[::-1] if is_turned else keep).ravel()
+        shown = _unit(self.maps[chosen].ravel() * mask)
+        balance = 0.5
+        for other_score, other, other_turned in ranked[1:SHORTLIST]:
+            other_map = self.maps[other][::-1, ::-1] if other_turned != is_turned else self.maps[
+                other]
+            alike = float(shown @ _unit(other_map.ravel() * mask))
+            balance = min(balance, (score - other_score) / max(2 * (1 - alike), 1e-3))
+        confidence = float(np.clip(balance * 2, 0.0, 1.0))
+        if score < MIN_SCORE or balance < MIN_PART_BALANCE:
+            return Identity(None, confidence, is_turned, score)
+        return Identity(self.names[chosen], confidence, is_turned, score)
 
     def save(self, path: Path) -> None:
         """Store the references (``.npz``) for ``load``."""

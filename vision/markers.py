@@ -7,7 +7,7 @@ the table, so ``TableFinder`` keeps the last good homography until all four are 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -43,6 +43,8 @@ class TableFinder:
     """Image pixels to table millimetres, from the last frame where enough markers showed."""
     seen: int = 0
     """How many markers the last frame showed."""
+    extra: dict[int, np.ndarray] = field(default_factory=dict)
+    """Centres in image pixels of other markers (a game's tiles), as last seen."""
 
     def __post_init__(self) -> None:
         parameters = cv2.aruco.DetectorParameters()
@@ -62,9 +64,12 @@ class TableFinder:
         image_points, table_points = [], []
         if ids is not None:
             for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+                points = np.asarray(quad, np.float64).reshape(4, 2)
                 if int(marker_id) in MARKER_CENTRES_MM:
-                    image_points.append(np.asarray(quad, np.float64).reshape(4, 2))
+                    image_points.append(points)
                     table_points.append(_marker_corners_mm(int(marker_id)))
+                else:
+                    self.extra[int(marker_id)] = points.mean(axis=0)
         self.seen = len(image_points)
         if self.seen >= 2:
             found, _ = cv2.findHomography(np.concatenate(image_points),

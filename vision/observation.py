@@ -77,3 +77,44 @@ def _number(value: Any, where: str) -> int | None:
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 84:
         raise ObservationError(f"{where}: {value!r} is not a railcar number 1-84")
     return value
+
+
+@dataclass(frozen=True)
+class RollecateObservation:
+    """What a Rollecate table shows at a stable moment (the referee's format, docs/rollecate.md).
+
+    Cards are named without their deck (``track-2``, ``broken-3``, ``chaos-1``).
+    """
+
+    railway: tuple[str, ...]
+    """The railway's cards in order from its start."""
+    train: int
+    """Position of the card the train stands on (0: the first card)."""
+    discard: tuple[tuple[str, ...], ...]
+    """Each seat's discard pile as far as it shows, bottom first: its top card, or nothing."""
+    hands: tuple[tuple[str, ...], ...] | None = None
+    """Each seat's hand spread out at the end of the game, from the player's left; None while
+    no hand is shown."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The public JSON object."""
+        data: dict[str, Any] = {"railway": list(self.railway), "train": self.train,
+                                "discard": [list(pile) for pile in self.discard]}
+        if self.hands is not None:
+            data["hands"] = [list(hand) for hand in self.hands]
+        return data
+
+    @staticmethod
+    def from_json(data: Any) -> RollecateObservation:
+        """Read the public JSON object back (names as given; the referee checks the cards)."""
+        if not isinstance(data, dict) or not isinstance(data.get("railway"), list):
+            raise ObservationError('a Rollecate observation has "railway", "train", "discard"')
+        hands = data.get("hands")
+        return RollecateObservation(
+            tuple(str(name) for name in data["railway"]), int(data["train"]),
+            tuple(tuple(str(name) for name in pile) for pile in data.get("discard", [])),
+            None if hands is None else tuple(tuple(str(name) for name in h) for h in hands))
+
+
+TableObservation = TrainsObservation | RollecateObservation
+"""Any game's observation the recognizer makes."""

@@ -1,4 +1,5 @@
-"""The recognizer's frame loop: table, cards, identities and (for The Game of Trains) zones.
+"""The recognizer's frame loop: table, cards, identities and zones (The Game of Trains,
+Rollecate).
 
 ``Pipeline.read(frame)`` turns one camera frame into a ``FrameReading``; a ``Stabilizer`` then
 decides when the table has settled (see ``vision.stabilizer``).
@@ -11,12 +12,14 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.detect import FoundCard, find_cards
-from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM
+from vision.detect import FoundCard, find_cards, window_to_image
+from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM, WINDOW_HEIGHT_MM
 from vision.identify import Identity, References, rendered_references
 from vision.imaging import Image, Matrix, Points, grey, transform_points
 from vision.markers import TableFinder
-from vision.observation import TrainsObservation
+from vision.observation import TableObservation
+from vision.rollecate_table import START_MARKER_ID, TRAIN_SIZE_MM
+from vision.train_piece import find_train
 
 STILL_PIXELS = 1.5
 """A window whose corners moved less than this since the last frame has not moved."""
@@ -27,6 +30,10 @@ STILL_PEAK = 25.0
 averages sensor noise away) below which no stroke appeared or vanished: a card swapped for one
 whose number differs in a single digit changes only a few percent of the window, too little for
 the mean, but its strokes change by over 100 grey levels."""
+
+TRAIN_MARGIN_MM = 7.0
+"""Rows either side of the train's body also left out when reading the card it stands on: its
+wheels stick out at the sides, and it casts a shadow."""
 
 
 @dataclass(frozen=True)
@@ -74,8 +81,9 @@ class FrameReading:
     """Homography to table millimetres in use for this frame (maybe from an earlier frame)."""
     markers_seen: int
     """Table markers seen in this frame (0 when they were not looked for)."""
-    observation: TrainsObservation | None = None
-    """The Game of Trains observation, when the deck is ``trains`` and every zone is complete."""
+    observation: TableObservation | None = None
+    """The game's observation (``trains`` and ``rollecate`` decks), when every zone is
+    complete."""
 
 
 @dataclass
@@ -92,7 +100,7 @@ class Pipeline:
     references: References | None = None
     """Enrolled references; by default Conductor's own rendered faces of ``deck``."""
     players: int | None = None
-    """Number of seats for the zones (None: infer)."""
+    """Number of seats for the zones (None: infer; Rollecate's zones need it)."""
     marker_every: int = 3
     """Frames between looks for the table markers."""
     table: TableFinder = field(default_factory=TableFinder)
@@ -108,6 +116,7 @@ class Pipeline:
 
     def read(self, frame: Image) -> FrameReading:
         """Read one BGR (or grey) frame."""
+        from vision.rollecate_zones import rollecate_observation, seat_of
         from vision.zones import trains_observation
 
         assert self.references is not None
@@ -127,10 +136,40 @@ class Pipeline:
             table_corners = transform_points(to_table, corners) if to_table is not None else None
             cards.append(CardReading(identity.name, identity.confidence, corners, table_corners))
         self._seen = seen
-        observation = None
+        observation: TableObservation | None = None
         if self.deck == "trains" and to_table is not None:
             observation = trains_observation(cards, grey_frame, self.players)
+        elif self.deck == "rollecate" and to_table is not None and self.players is not None:
+            train = find_train(frame, to_table, [
+                card.table_corners for card in cards if card.table_corners is not None
+                and seat_of(card.table_corners.mean(axis=0), self.players) is None])
+            if train is not None:
+                cards = [self._under_train(found, card, train, to_table)
+                         for (found, _), card in zip(seen, cards, strict=True)]
+            start = self.table.extra.get(START_MARKER_ID)
+            observation = rollecate_observation(
+                cards, self.players, train,
+                None if start is None else transform_points(to_table, start[None, :])[0])
         return FrameReading(tuple(cards), to_table, markers, observation)
+
+    def _under_train(self, found: FoundCard, card: CardReading, train: Points,
+                     to_table: Matrix) -> CardReading:
+        """``card`` read again without the band of its window the train stands on, if it does.
+
+        The train stands on the rails, across the card, so it hides a band of rows.
+        """
+        assert self.references is not None
+        if card.table_corners is None or cv2.pointPolygonTest(
+                card.table_corners.astype(np.float32), (float(train[0]), float(train[1])),
+                False) < 0:
+            return card
+        to_window = np.linalg.inv(window_to_image(found.window)) @ np.linalg.inv(to_table)
+        row = float(transform_points(to_window, train[None, :])[0, 1]) / WINDOW_HEIGHT_MM
+        half = (TRAIN_SIZE_MM[1] / 2 + TRAIN_MARGIN_MM) / WINDOW_HEIGHT_MM
+        identity = self.references.identify(found.patch, (row - half, row + half))
+        corners = found.card_corners(identity.turned)
+        return CardReading(identity.name, identity.confidence, corners,
+                           transform_points(to_table, corners))
 
     def _remembered(self, found: FoundCard) -> Identity | None:
         """Last frame's identity of a card whose window has neither moved nor changed."""

@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -208,6 +209,7 @@ def camera_homography(look: Look) -> Matrix:
                                                   pixels.astype(np.float32)), np.float64)
 
 
+@lru_cache(maxsize=4)
 def _cloth(look: Look, shape: tuple[int, int]) -> Image:
     """A tablecloth: plain, wood, checked, flowered or striped, by ``look.cloth``.
 
@@ -264,7 +266,8 @@ def _mask(px_per_mm: float) -> Image:
     return card_mask(px_per_mm)
 
 
-def _to_canvas(points: Points) -> Points:
+def canvas_points(points: Points) -> Points:
+    """Table millimetres to pixels of the top-down canvas a table is drawn on."""
     return (points + CLOTH_MARGIN_MM) * CANVAS_PX_PER_MM
 
 
@@ -274,7 +277,7 @@ def _paste(canvas: Image, cover: Image, laid: LaidCard) -> None:
     mask = _mask(CANVAS_PX_PER_MM)
     height, width = mask.shape
     source = np.array([[0, 0], [width, 0], [width, height]], np.float32)
-    corners = _to_canvas(laid.placement.corners())
+    corners = canvas_points(laid.placement.corners())
     target = corners[:3]
     low = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 4, 0)
     high = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 8,
@@ -297,7 +300,7 @@ def _markers(canvas: Image) -> None:
     for marker_id, (x, y) in zip(MARKER_IDS, [(0, 0), (TABLE_WIDTH_MM, 0),
                                               (TABLE_WIDTH_MM, TABLE_HEIGHT_MM),
                                               (0, TABLE_HEIGHT_MM)], strict=True):
-        low = _to_canvas(np.array([[x - paper / 2, y - paper / 2]]))[0].astype(int)
+        low = canvas_points(np.array([[x - paper / 2, y - paper / 2]]))[0].astype(int)
         side = round(paper * CANVAS_PX_PER_MM)
         canvas[low[1]:low[1] + side, low[0]:low[0] + side] = 235
         inner = round(MARKER_SIZE_MM * CANVAS_PX_PER_MM)
@@ -337,11 +340,12 @@ def _hand(rng: np.random.Generator, table_to_image: Matrix) -> Image:
     return mask
 
 
-def _spoil(image: Image, look: Look, hands: Sequence[Image], rng: np.random.Generator) -> Image:
-    """Light, glare, shadows, hands, blur, noise and JPEG, in the order a camera suffers them.
+def _expose(image: Image, look: Look, hands: Sequence[Image]) -> tuple[np.ndarray, int]:
+    """Light, glare, shadows, hands and blur, in the order a camera suffers them; returns the
+    exposure (float, before the sensor's noise) and the JPEG quality.
 
-    Light, glare, shadows and skin belong to the look (a webcam's scene is lit the same from
-    frame to frame); ``rng`` draws what changes every frame: the sensor noise.
+    Light, glare, shadows and skin belong to the look: a webcam's scene is lit the same from
+    frame to frame.
     """
     still = np.random.default_rng([look.seed, 23])
     level = look.level
@@ -375,9 +379,17 @@ def _spoil(image: Image, look: Look, hands: Sequence[Image], rng: np.random.Gene
         lit = lit * (1 - soft) + skin * shading[..., None] * soft
     if look.blur > 0:
         lit = cv2.GaussianBlur(lit, (0, 0), look.blur)
-    lit += rng.standard_normal(lit.shape, dtype=np.float32) * np.float32(look.noise)
-    result = np.asarray(np.clip(lit, 0, 255), np.uint8)
-    quality = int(still.integers(level.jpeg[0], level.jpeg[1] + 1))
+    return lit, int(still.integers(level.jpeg[0], level.jpeg[1] + 1))
+
+
+def _sensor(exposure: np.ndarray, quality: int, look: Look, rng: np.random.Generator) -> Image:
+    """What changes every frame: the sensor's noise; then the webcam's JPEG."""
+    # OpenCV's generator, seeded from ``rng``: several times faster than numpy's at this size.
+    noise = np.empty(exposure.shape, np.float32)
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    channels = exposure.shape[-1] if exposure.ndim == 3 else 1
+    cv2.randn(noise, np.zeros(channels), np.full(channels, float(look.noise)))
+    result = np.asarray(np.clip(exposure + noise, 0, 255), np.uint8)
     if quality < 100:
         ok, data = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, quality])
         if ok:
@@ -406,13 +418,26 @@ class Tabletop:
     """Every card drawn."""
     look: Look
     """Camera and flaws of the photographs."""
+    still: dict[str, tuple[np.ndarray, int]] = field(default_factory=dict, repr=False,
+                                                     compare=False)
+    """The exposure without hands, once worked out: frames of a still table differ only by
+    the sensor's noise, so a video renders each table once."""
 
 
-def lay_table(cards: Sequence[LaidCard], look: Look) -> Tabletop:
-    """Draw cards on the look's tablecloth (the slow part of rendering, done once per layout)."""
+class Piece(Protocol):
+    """Something other than a card on the table (a game piece, a printed tile), drawn over the
+    cards."""
+
+    def draw(self, canvas: Image) -> None:
+        """Draw onto the top-down canvas (``canvas_points`` maps table millimetres to it)."""
+
+
+def lay_table(cards: Sequence[LaidCard], look: Look, pieces: Sequence[Piece] = ()) -> Tabletop:
+    """Draw cards (then pieces) on the look's tablecloth (the slow part of rendering, done once
+    per layout)."""
     shape = (round((TABLE_HEIGHT_MM + 2 * CLOTH_MARGIN_MM) * CANVAS_PX_PER_MM),
              round((TABLE_WIDTH_MM + 2 * CLOTH_MARGIN_MM) * CANVAS_PX_PER_MM))
-    canvas = _cloth(look, shape)
+    canvas = _cloth(look, shape).copy()  # the cached cloth stays clean
     _markers(canvas)
     # Cards cast a soft shadow down-right: darken the cloth under the shifted, blurred cover
     # (worked out at a quarter of the resolution), then draw the cards over it.
@@ -426,8 +451,10 @@ def lay_table(cards: Sequence[LaidCard], look: Look) -> Tabletop:
     darkening = cv2.resize(255 - (shade.astype(np.uint16) * 100 // 255).astype(np.uint8),
                            (shape[1], shape[0]))
     shaded = cv2.multiply(canvas, cv2.merge([darkening] * 3), scale=1 / 255)
-    result = np.where((cover > 0)[..., None], layer, shaded)
-    return Tabletop(np.asarray(result, np.uint8), tuple(cards), look)
+    result = np.asarray(np.where((cover > 0)[..., None], layer, shaded), np.uint8)
+    for piece in pieces:
+        piece.draw(result)
+    return Tabletop(result, tuple(cards), look)
 
 
 def photograph(table: Tabletop, shot: int, hands: int | None = None,
@@ -438,15 +465,20 @@ def photograph(table: Tabletop, shot: int, hands: int | None = None,
     table_to_image = camera_homography(look)
     canvas_to_table = np.array([[1 / CANVAS_PX_PER_MM, 0, -CLOTH_MARGIN_MM],
                                 [0, 1 / CANVAS_PX_PER_MM, -CLOTH_MARGIN_MM], [0, 0, 1]])
-    image = cv2.warpPerspective(table.canvas, table_to_image @ canvas_to_table, FRAME_SIZE,
-                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                                borderValue=(38, 44, 52))
     count = look.hands if hands is None else hands
     hand_masks = [_hand(rng, table_to_image) for _ in range(count)]
     union = np.zeros((FRAME_SIZE[1], FRAME_SIZE[0]), np.uint8)
     for mask in hand_masks:
         union |= mask
-    image = _spoil(np.asarray(image, np.uint8), look, hand_masks, rng)
+    exposed = table.still.get("bare") if not hand_masks else None
+    if exposed is None:
+        image = cv2.warpPerspective(table.canvas, table_to_image @ canvas_to_table, FRAME_SIZE,
+                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                    borderValue=(38, 44, 52))
+        exposed = _expose(np.asarray(image, np.uint8), look, hand_masks)
+        if not hand_masks:
+            table.still["bare"] = exposed
+    image = _sensor(*exposed, look, rng)
     seen = []
     for laid in table.cards:
         if laid.face_down or laid.zone.startswith("tab"):

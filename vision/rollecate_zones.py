@@ -1,0 +1,108 @@
+"""Zones of a Rollecate table: the railway in order from its start, the train, the discard piles
+and the spread hands (the layout is in ``vision.rollecate_table``).
+
+A card in a seat's zone is that seat's: the one on the pile's place is the top of its discard
+pile, the others are its hand, spread out at the end of the game. Every other card is railway.
+The railway is followed from the card nearest the start tile to each next nearest card; a card
+it cannot reach (one being carried over the table), an unreadable card, an unseen start tile or
+train all make the frame incomplete (None) rather than a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.imaging import Points
+from vision.observation import RollecateObservation
+from vision.pipeline import CardReading
+from vision.rollecate_table import LINK_REACH_MM, PILE_REACH_MM, SEAT_ZONE_MM, pile_centre
+from vision.table import SEAT_EDGES, TABLE_HEIGHT_MM, TABLE_WIDTH_MM, Edge, edge_direction, outward
+
+DECK_PREFIX = "rollecate/"
+
+
+def edge_distance(edge: Edge, point: Points) -> float:
+    """How far a table point lies from the table edge where the seat at ``edge`` sits."""
+    middle = np.array([TABLE_WIDTH_MM / 2, TABLE_HEIGHT_MM / 2])
+    reach = (TABLE_HEIGHT_MM if edge in (Edge.BOTTOM, Edge.TOP) else TABLE_WIDTH_MM) / 2
+    return reach - float((point - middle) @ outward(edge))
+
+
+def seat_of(point: Points, players: int) -> int | None:
+    """The seat whose zone holds a table point, or None (the middle of the table)."""
+    distances = [edge_distance(edge, point) for edge in SEAT_EDGES[players]]
+    seat = int(np.argmin(distances))
+    return seat if distances[seat] < SEAT_ZONE_MM else None
+
+
+def rollecate_observation(cards: Sequence[CardReading], players: int, train_at: Points | None,
+                          start: Points | None) -> RollecateObservation | None:
+    """The observation the table makes, or None when some part of it cannot be read.
+
+    ``train_at`` is where the train was found (``vision.train_piece``) and ``start`` the start
+    tile's centre, both in table millimetres, if they were seen.
+    """
+    zones: list[list[tuple[Points, str]]] = [[] for _ in range(players)]
+    middle: list[tuple[Points, str, Points]] = []
+    for card in cards:
+        if card.name is None or card.table_corners is None:
+            return None
+        name = card.name.removeprefix(DECK_PREFIX)
+        centre = card.table_corners.mean(axis=0)
+        seat = seat_of(centre, players)
+        if seat is None:
+            middle.append((centre, name, card.table_corners))
+        else:
+            zones[seat].append((centre, name))
+    order = _railway_order([centre for centre, _, _ in middle], start)
+    if order is None:
+        return None
+    if train_at is None:
+        return None
+    train = _card_under(train_at, [middle[i][2] for i in order])
+    if train is None:
+        return None
+    piles, hands = [], []
+    for seat, edge in enumerate(SEAT_EDGES[players]):
+        place = pile_centre(edge)
+        on_place = [(float(np.hypot(*(centre - place))), index)
+                    for index, (centre, _) in enumerate(zones[seat])]
+        distance, nearest = min(on_place, default=(np.inf, -1))
+        pile_index = nearest if distance < PILE_REACH_MM else -1
+        piles.append((zones[seat][pile_index][1],) if pile_index >= 0 else ())
+        rest = sorted((float(centre @ edge_direction(edge)), name)
+                      for index, (centre, name) in enumerate(zones[seat]) if index != pile_index)
+        hands.append(tuple(name for _, name in rest))
+    return RollecateObservation(
+        railway=tuple(middle[i][1] for i in order), train=train, discard=tuple(piles),
+        hands=tuple(hands) if any(hands) else None)
+
+
+def _railway_order(centres: list[Points], start: Points | None) -> list[int] | None:
+    """Indices of the railway's cards from its start, or None if they do not make one railway."""
+    if start is None or not centres:
+        return None
+    points = np.array(centres)
+    here = start
+    left = list(range(len(centres)))
+    order: list[int] = []
+    while left:
+        distances = np.hypot(*(points[left] - here).T)
+        nearest = int(np.argmin(distances))
+        if distances[nearest] > LINK_REACH_MM:
+            return None
+        here = points[left[nearest]]
+        order.append(left.pop(nearest))
+    return order
+
+
+def _card_under(point: Points, cards: list[Points]) -> int | None:
+    """The position of the card whose outline holds ``point``."""
+    for index, corners in enumerate(cards):
+        if cv2.pointPolygonTest(corners.astype(np.float32), (float(point[0]), float(point[1])),
+                                False) >= 0:
+            return index
+    return None
