@@ -8,7 +8,7 @@ frame now and then so the players see what Conductor sees.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import cv2
 
@@ -16,7 +16,7 @@ from host.table_loop import TableLoop, TableSeen
 from host.web.server import WebView
 from vision.camera import CameraFrame
 from vision.cli import annotate
-from vision.observation import TrainsObservation
+from vision.observation import TableObservation
 from vision.pipeline import Pipeline
 from vision.stabilizer import Stabilizer
 
@@ -30,7 +30,7 @@ class CameraFeed:
 
     def __init__(self, pipeline: Pipeline, web: WebView | None = None) -> None:
         self.pipeline = pipeline
-        self.stabilizer: Stabilizer[TrainsObservation] = Stabilizer()
+        self.stabilizer: Stabilizer[TableObservation] = Stabilizer()
         self.web = web
         self.frames = 0
         self._published_at: float | None = None
@@ -52,9 +52,17 @@ class CameraFeed:
         return None if change is None else TableSeen(change.to_json())
 
 
-def watch(camera: Iterable[CameraFrame], feed: CameraFeed, loop: TableLoop, realtime: bool) -> None:
+def watch(
+    camera: Iterable[CameraFrame],
+    feed: CameraFeed,
+    loop: TableLoop,
+    realtime: bool,
+    after_table: Callable[[TableSeen, float], None] | None = None,
+) -> None:
     """Run a finite camera (a video, the rendered demo) through the feed into the loop until the
-    game is won or the video ends; ``realtime`` plays it at its own speed for people watching."""
+    game is won or the video ends; ``realtime`` plays it at its own speed for people watching.
+    ``after_table`` hears of each settled table once the loop has judged it (the demo's board
+    events follow the tables they belong to)."""
     started = time.monotonic()
     for frame in camera:
         if realtime:
@@ -62,6 +70,8 @@ def watch(camera: Iterable[CameraFrame], feed: CameraFeed, loop: TableLoop, real
         event = feed.read(frame)
         if event is not None:
             loop.handle(event, frame.timestamp)
+            if after_table is not None:
+                after_table(event, frame.timestamp)
         loop.tick(frame.timestamp)
         if loop.over:
             return

@@ -168,7 +168,10 @@ class TableLoop:
         self.complaint, self.alerting = None, False
         if kind in COMMITTING:
             text = str(verdict.get("move", {}).get("text", kind))
-            text += f" — seat {verdict['seat']} WINS" if kind == "win" else ""
+            if kind == "win":
+                winners = sorted(self.session.referee.turn().winners)
+                seats = " and ".join(f"seat {seat}" for seat in winners)
+                text += f" — {seats} {'WINS' if len(winners) == 1 else 'SHARE THE WIN'}"
             self.log.add(kind, text)
             self._say("info", f"{self.session.turns:3}. {text}")
         elif verdict.get("pending") or verdict.get("instructions"):
@@ -193,8 +196,9 @@ class TableLoop:
             self._judge(self.last_seen, now)
 
     def _say(self, level: str, text: str) -> None:
+        if self.message != (level, text):  # the table shown half-way repeats the instructions
+            self.app.say(text)
         self.message = (level, text)
-        self.app.say(text)
         self._announce()
 
     def _announce(self) -> None:

@@ -1,29 +1,69 @@
-"""``conductor demo rollecate``: a seeded game told turn by turn, compared with its transcript."""
+"""``conductor demo rollecate``: a seeded game refereed from the table, with and without the
+rendered camera."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
 
+from host.camera_feed import CameraFeed
 from host.cli import main
+from host.context import AppContext
+from host.journal import Journal
+from host.rollecate.commands import watch_scenes
+from host.rollecate.demo import DemoGame
+from host.rollecate.referee import open_referee
+from host.session import Session
+from host.table_loop import TableLoop
+from vision.pipeline import Pipeline
 
 GOLDEN = Path(__file__).parent / "fixtures" / "rollecate" / "demo_seed1_3players.txt"
 
 
 def test_the_seed_1_game_matches_its_golden_transcript(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo", "rollecate", "--seed", "1", "--players", "3"]) == 0
+    argv = ["demo", "rollecate", "--seed", "1", "--players", "3", "--camera", "none"]
+    assert main([*argv, "--board", "none"]) == 0
     # If a rule change alters this game on purpose, regenerate the file with the same command.
     assert capsys.readouterr().out == GOLDEN.read_text(encoding="utf-8")
 
 
-def test_the_demo_plays_every_player_count_to_a_winner(capsys: pytest.CaptureFixture[str]) -> None:
-    for players in (2, 4):
-        assert main(["demo", "rollecate", "--seed", "5", "--players", str(players)]) == 0
-        lines = capsys.readouterr().out.splitlines()
-        assert lines[0] == f"Rollecate, seed 5, {players} players"
-        assert sum(line.startswith("seat ") for line in lines[-players - 1 :]) == players
-        assert lines[-1].startswith("winner: seat ")
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_demo_plays_every_player_count_to_a_winner(
+    players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["demo", "rollecate", "--seed", "5", "--players", str(players), "--camera", "none"]
+    assert main([*argv, "--board", "none"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"Rollecate: {players} seats, seed 5")
+    assert not [line for line in lines if line.startswith("illegal")]
+    assert sum(line.startswith("seat ") and "points" in line for line in lines) == players
+    assert "wins (decided by" in lines[-1] or "share the win" in lines[-1]
+
+
+def test_the_camera_sees_the_turns_the_game_played(tmp_path: Path) -> None:
+    """The first turns of a game, rendered, read by the recognizer (railway order, the train,
+    the pile tops) and judged with their dice: every turn is recognised, none called illegal."""
+    game = DemoGame(seed=3, players=2)
+    scenes = game.scenes()[:14]
+    # The same scenes fed straight to a referee give the turns the camera should find.
+    expected = open_referee(game.lines[0])
+    moves = 0
+    for scene in scenes[1:]:
+        for line in (scene.view.to_json(), *scene.events):
+            moves += expected.judge(line)["verdict"] == "move"
+    assert moves >= 4
+    out = io.StringIO()
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        app = AppContext(out=out, journal=journal, camera="rendered", board="none")
+        session = Session.start("rollecate", game.lines[0], open_referee, journal, {})
+        loop = TableLoop(session, app, "Rollecate", "rollecate")
+        watch_scenes(scenes, CameraFeed(Pipeline(deck="rollecate", players=2)), loop, seed=3)
+        said = out.getvalue()
+        assert "illegal" not in said, said
+        assert session.turns == moves, said
+        assert session.referee.table() == expected.table()
 
 
 def test_an_impossible_player_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:

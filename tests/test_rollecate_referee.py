@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from rollecate_helpers import play_randomly
 
 from host.cli import main
-from host.rollecate.referee import judge_file
+from host.rollecate.demo import scenes_of
+from host.rollecate.referee import judge_file, open_referee
 from host.rollecate.state import GameState
 from host.rollecate.transcript import table_lines
 
@@ -84,21 +85,31 @@ def test_chaos_cards_the_end_and_the_final_count(tmp_path: Path) -> None:
             finished,
             {**finished, "discard": [["track-2"], ["chaos-3"]]},
             {**finished, "discard": [["track-2", "track-1"], ["chaos-3"]]},
+            {"done": True},
             {"hands": [["track-1"], ["track-2", "track-2"]]},
             {"hands": [["track-1", "track-3"], ["track-2", "track-2"]]},
             {"dice": ["wheel"]},
         ],
     )
     assert verdicts[4]["verdict"] == "illegal"  # seat 0's pile changed in seat 1's turn
-    assert verdicts[5]["move"] == {"action": "discard-chaos", "cards": ["chaos-3"]}
-    assert verdicts[5]["next_seat"] is None  # the draw pile is empty: the game is over
+    # Seat 1 still holds cards and more chaos cards are unseen: it may put down another.
+    assert verdicts[5]["verdict"] == "waiting"
+    assert verdicts[5]["instructions"] == [
+        "seat 1: put down any more chaos cards, then press your button"
+    ]
+    assert verdicts[6]["move"] == {
+        "action": "discard-chaos",
+        "cards": ["chaos-3"],
+        "text": "seat 1 discarded the chaos 3",
+    }
+    assert verdicts[6]["next_seat"] is None  # the draw pile is empty: the game is over
     # Seat 0 was dealt 2, drew 1 and built 1: a hand of one card is missing a card.
-    assert verdicts[6]["reason"] == "seat 0 should hold 2 cards, not 1"
-    win = verdicts[7]
+    assert verdicts[7]["reason"] == "seat 0 should hold 2 cards, not 1"
+    win = verdicts[8]
     assert win["verdict"] == "win" and win["scores"]["winners"] == [1]
     assert [seat["total"] for seat in win["scores"]["seats"]] == [7, 7]
     assert win["scores"]["decided_by"] == "cards"
-    assert verdicts[8]["verdict"] == "illegal"
+    assert verdicts[9]["verdict"] == "illegal"
 
 
 def test_a_pass_the_table_cannot_show_is_declared(tmp_path: Path) -> None:
@@ -187,3 +198,30 @@ def test_the_referee_follows_random_games_and_scores_them_alike(
     assert [v for v in verdicts if v["verdict"] == "illegal"] == []
     assert sum(v["verdict"] == "move" for v in verdicts) == game.turns
     assert verdicts[-1]["verdict"] == "win" and verdicts[-1]["scores"] == game.scores().to_json()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
+def test_the_referee_follows_random_games_seeing_only_the_top_of_each_pile(
+    seed: int, players: int
+) -> None:
+    """As a camera sees the table: each pile's top card only, after every card put down."""
+    rng = random.Random(seed)
+    game = GameState.new(players, rng)
+    play_randomly(game, rng)
+    lines = table_lines(game, every_card=True)
+    referee = open_referee(lines[0])
+    verdicts = [
+        referee.judge(line)
+        for scene in scenes_of(lines)[1:]
+        for line in (scene.view.to_json(), *scene.events)
+    ]
+    assert [v for v in verdicts if v["verdict"] == "illegal"] == []
+    assert sum(v["verdict"] == "move" for v in verdicts) == game.turns
+    final = next(v for v in reversed(verdicts) if v["verdict"] == "win")
+    # A pile whose hidden cards the views cannot tell (a card put on an equal one without
+    # combining looks like no card put) may be counted wrong, but never silently.
+    counted = final["scores"]["seats"]
+    for seat, truth in enumerate(game.scores().to_json()["seats"]):
+        if counted[seat] != truth:
+            assert any(f"seat {seat}'s discard pile" in said for said in final["instructions"])

@@ -1,19 +1,27 @@
-"""Rollecate on the command line: ``conductor demo|referee|score rollecate``."""
+"""Rollecate on the command line: ``conductor demo|play|referee|score rollecate``."""
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
+from host.board.lights import BoardLights, board_lights
+from host.camera_feed import CameraFeed, watch
 from host.context import AppContext
 from host.errors import BadInputError
-from host.rollecate.cards import default_book
-from host.rollecate.demo import play_demo
-from host.rollecate.referee import judge_file
+from host.rollecate.cards import Kind, default_book
+from host.rollecate.demo import DemoGame, Scene, is_event
+from host.rollecate.referee import judge_file, open_referee
 from host.rollecate.rules import MAX_PLAYERS, MIN_PLAYERS, TIE_BREAK_VALUES
 from host.rollecate.scoring import Scoring, score_table
 from host.rollecate.table import parse_table, read_json
+from host.rollecate.words import plural
+from host.session import Session
+from host.table_loop import BoardInput, TableLoop, TableSeen
+from vision.camera import RenderedCamera
+from vision.pipeline import Pipeline
 
 
 def score(path: Path, as_json: bool, out: TextIO) -> int:
@@ -55,9 +63,91 @@ def referee(path: Path, out: TextIO) -> int:
 
 
 def demo(seed: int, players: int, app: AppContext) -> int:
-    """Play and print a seeded game between simple bots."""
+    """A seeded game between simple bots, seen through the rendered camera (or fed straight to
+    the referee with ``--camera none``), refereed from the table and the dice, journaled, and
+    shown on the seat LEDs of the simulated board, the terminal and the web view."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise BadInputError(f"Rollecate is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
-    for line in play_demo(seed, players):
-        app.say(line)
+    game = DemoGame(seed, players)
+    settings = {"mode": "demo", "seed": seed, "players": players, "camera": app.camera,
+                "board": app.board}
+    session = Session.start("rollecate", game.lines[0], open_referee, app.journal, settings)
+    opening = game.lines[0]
+    app.say(
+        f"Rollecate: {players} seats, seed {seed}; seat {opening['first']} starts "
+        f"(journaled as game {session.game_id})"
+    )
+    app.say(f"     railway: {railway_words(opening['railway'], opening['train'])}")
+    app.say("     (the dice are the seeded game's, typed in as if rolled on the board)")
+    with board_lights(app.board, app.say) as lights:
+        loop = _table_loop(session, app, lights)
+        if app.camera == "none":
+            for now, line in enumerate(game.lines[1:], start=1):
+                if is_event(line):
+                    _board_event(loop, line, float(now))
+                else:
+                    loop.handle(TableSeen(line), float(now))
+                loop.tick(float(now))
+        else:
+            _watch_rendered(game, loop, app, seed, players)
+    scoring = session.referee.referee.scoring
+    if scoring is None:
+        app.say("The referee did not see the game to its end.")
+        return 1
+    app.say(describe_scoring(scoring))
     return 0
+
+
+def _watch_rendered(game: DemoGame, loop: TableLoop, app: AppContext, seed: int,
+                    players: int) -> None:
+    """Show the game to the referee through the rendered camera."""
+    feed = CameraFeed(Pipeline(deck="rollecate", players=players), app.web)
+    started = time.monotonic()
+    watch_scenes(game.scenes(), feed, loop, seed, realtime=app.web is not None)
+    seconds = time.monotonic() - started
+    app.say(
+        f"camera: {feed.frames} rendered frames read in {seconds:.1f} s "
+        f"({feed.frames / max(seconds, 1e-9):.0f} frames/s)"
+    )
+
+
+def watch_scenes(scenes: list[Scene], feed: CameraFeed, loop: TableLoop, seed: int,
+                 realtime: bool = False) -> None:
+    """Show scenes to the referee through a rendered camera, each scene's board events
+    following once the camera has seen its table settle."""
+    camera = RenderedCamera([scene.view for scene in scenes], seed=seed, still_frames=11,
+                            hand_frames=4)
+    shown = 0
+
+    def after_table(seen: TableSeen, now: float) -> None:
+        nonlocal shown
+        if shown < len(scenes) and seen.observation == scenes[shown].view.to_json():
+            for line in scenes[shown].events:
+                _board_event(loop, line, now)
+            shown += 1
+
+    watch(camera, feed, loop, realtime=realtime, after_table=after_table)
+
+
+def _board_event(loop: TableLoop, line: dict[str, Any], now: float) -> None:
+    """A dice roll, pass or button press of the demo's game, told and then judged."""
+    if "dice" in line:
+        wheels = line["dice"].count("wheel")
+        loop.app.say(f"     dice: {' '.join(line['dice'])} ({plural(wheels, 'wheel')})")
+    elif "pass" in line:
+        loop.app.say("     the seat's button: pass")
+    loop.handle(BoardInput(line), now)
+
+
+def _table_loop(session: Session[Any], app: AppContext, lights: BoardLights | None) -> TableLoop:
+    return TableLoop(session, app, "Rollecate", "rollecate", lights=lights,
+                     table_for_web=lambda: session.referee.table())
+
+
+def railway_words(railway: list[str], train: int) -> str:
+    """The railway from its start by value (``b`` broken track), the train's card in brackets."""
+    book = default_book()
+    shown = [("b" if book.card(name).kind is Kind.BROKEN else "") + str(book.value(name))
+             for name in railway]
+    shown[train] = f"[{shown[train]}]"
+    return " ".join(shown)

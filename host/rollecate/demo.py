@@ -1,95 +1,82 @@
-"""A whole seeded game between simple bots, told turn by turn (``conductor demo rollecate``)."""
+"""The demo's table: a seeded game between simple bots, as the camera and the board show it.
+
+The bots play the whole game first (the engine, with its own seeded dice); the demo then shows
+the referee that game the way a real table would: observations from the camera, and the dice,
+passes and seat buttons as board events, each after the table it follows.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from host.rollecate.bots import simple_policy
-from host.rollecate.cards import CardBook, Kind
-from host.rollecate.discard import advise
-from host.rollecate.moves import Build, Discard, DiscardChaos, Move, Pass, Roll
-from host.rollecate.state import Effect, GameState, Phase
-from host.rollecate.words import cards_words, dice_words, ordinal, plural
+from host.rollecate.state import GameState
+from host.rollecate.transcript import table_lines
+from vision.observation import RollecateObservation
+
+EVENT_KEYS = ("dice", "pass", "done")
+"""Lines of a referee file that are board (or button) events, not observations."""
 
 
-def card_short(name: str, book: CardBook) -> str:
-    """A card in few characters: ``3`` (track card), ``b3`` (broken track), ``c3`` (chaos)."""
-    card = book[name]
-    return str(card.value) if card.kind is Kind.TRACK else f"{card.kind.value[0]}{card.value}"
+def is_event(line: Mapping[str, Any]) -> bool:
+    """True for a dice roll, a pass or a seat button's press; False for an observation."""
+    return any(key in line for key in EVENT_KEYS)
 
 
-def railway_words(state: GameState) -> str:
-    """The railway from its start, the train's card in brackets."""
-    shown = [card_short(name, state.book) for name in state.railway]
-    shown[state.train] = f"[{shown[state.train]}]"
-    return " ".join(shown)
+@dataclass(frozen=True)
+class Scene:
+    """One table the camera shows, and the board events that follow it."""
+
+    view: RollecateObservation
+    """What the camera sees: the railway, the train, each pile's top card (and the hands)."""
+    events: tuple[dict[str, Any], ...]
+    """Dice, passes and button presses, in order, once the table shows ``view``."""
 
 
-def play_demo(seed: int, players: int) -> list[str]:
-    """Play a game with ``simple_policy`` seats and dice from ``random.Random(seed)``."""
-    rng = random.Random(seed)
-    state = GameState.new(players, rng)
-    lines = [
-        f"Rollecate, seed {seed}, {players} players",
-        f"starting railway: {railway_words(state)} "
-        f"(the train on the {ordinal(state.train + 1)} card)",
-    ]
-    lines.append(_turn_line(state))
-    while not state.over:
-        seat, phase = state.seat, state.phase
-        move = state.roll_dice(rng) if state.is_chance_node() else simple_policy(state)
-        effect = state.push(move)
-        lines.extend(_move_lines(move, effect, state))
-        if state.phase is Phase.DISCARD and phase is not Phase.DISCARD:
-            advice = advise(state.discards[seat], state.owed, state.book.value)
-            order = ", ".join(
-                card_short(step.card, state.book) + (" (combine)" if step.combine else "")
-                for step in advice.steps
-            )
-            lines.append(f"  advice: {order}; saves {plural(advice.points_saved, 'point')}")
-        if state.over or state.seat != seat:
-            lines.append(f"  railway: {railway_words(state)}")
-            if not state.over:
-                lines.append(_turn_line(state))
-    scores = state.scores()
-    lines.append("game over: the draw pile is empty; hands join the discard piles")
-    lines.extend(
-        f"seat {score.seat}: {score.total} points in {score.cards} cards" for score in scores.seats
+class DemoGame:
+    """The seeded game the demo's bots play, standing in for the real table."""
+
+    def __init__(self, seed: int, players: int) -> None:
+        rng = random.Random(seed)
+        state = GameState.new(players, rng)
+        while not state.over:
+            state.push(state.roll_dice(rng) if state.is_chance_node() else simple_policy(state))
+        self.state = state
+        self.lines = table_lines(state, every_card=True)
+        """The referee file of the game: the set-up line, observations and events."""
+
+    def scenes(self) -> list[Scene]:
+        """The game as the camera shows it, starting with the set-up."""
+        return scenes_of(self.lines)
+
+
+def scenes_of(lines: list[dict[str, Any]]) -> list[Scene]:
+    """A referee file as a camera would show it: each table as the camera sees it (repeats
+    merged), with the events that follow it."""
+    scenes: list[Scene] = []
+    for line in lines:
+        if is_event(line):
+            last = scenes[-1]
+            scenes[-1] = Scene(last.view, (*last.events, line))
+            continue
+        view = camera_view(line)
+        if not scenes or view != scenes[-1].view:
+            scenes.append(Scene(view, ()))
+        elif "hands" in line:  # every hand is empty: nothing to spread, a button ends it
+            scenes[-1] = Scene(view, (*scenes[-1].events, {"done": True}))
+    return scenes
+
+
+def camera_view(line: Mapping[str, Any]) -> RollecateObservation:
+    """What the camera sees of a table the engine describes: only each pile's top card, and
+    the hands only if some card is spread out."""
+    hands = line.get("hands")
+    return RollecateObservation(
+        railway=tuple(line["railway"]),
+        train=int(line["train"]),
+        discard=tuple(tuple(pile[-1:]) for pile in line["discard"]),
+        hands=tuple(tuple(hand) for hand in hands) if hands and any(hands) else None,
     )
-    winners = " and ".join(f"seat {seat}" for seat in scores.winners)
-    lines.append(f"winner: {winners} (decided by {scores.decided_by})")
-    return lines
-
-
-def _turn_line(state: GameState) -> str:
-    hand = " ".join(card_short(name, state.book) for name in state.hands[state.seat])
-    return f"turn {state.turns}, seat {state.seat} draws; hand: {hand}"
-
-
-def _move_lines(move: Move, effect: Effect, state: GameState) -> list[str]:
-    book = state.book
-    lines: list[str] = []
-    match move:
-        case Pass():
-            lines.append("  passes")
-        case Build(cards):
-            lines.append(f"  builds {cards_words(cards, book)}: {dice_words(state.dice_left)}")
-        case DiscardChaos(cards):
-            lines.append(f"  discards chaos cards: {cards_words(cards, book)}")
-        case Roll(faces):
-            shown = " ".join(face.value for face in faces)
-            lines.append(f"  rolls {shown} ({plural(move.wheels, 'wheel')})")
-        case Discard(card, combine):
-            verb = "combines" if combine else "puts down"
-            lines.append(f"  {verb} {cards_words([card], book)}")
-    if effect.ride is not None:
-        ride = effect.ride
-        if ride.derailed:
-            lines.append(f"  Rollecate derailed, {plural(ride.missed, 'step')} short")
-        elif ride.stop != ride.start:
-            lines.append(f"  Rollecate rides {plural(ride.stop - ride.start, 'card')}")
-        if ride.broken:
-            lines.append(f"  {plural(len(ride.broken), 'broken track')} passed or stopped on")
-        if effect.penalty:
-            lines.append(f"  penalty cards: {cards_words(effect.penalty, book)}")
-    return lines

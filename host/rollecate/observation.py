@@ -10,7 +10,8 @@ part of that seat's discard pile, bottom first (``[]`` is an empty pile, ``null`
 The first line also carries ``seats`` and ``first`` (the set-up). The last may carry ``hands``,
 each seat's hand spread out for the final count. Events: ``{"dice": ["wheel", "blank", ...]}``
 (a roll, from the board or typed in), ``{"pass": true}`` (a pass the table cannot show) and
-``{"done": true}`` (the player on turn says the turn is complete: the seat's button).
+``{"done": true, "seat": 2}`` (a player says their turn is complete: the seat's button; without
+``seat``, the seat on turn).
 Cards are given by name or by value (a value stands for the regular track card).
 """
 
@@ -55,7 +56,10 @@ class PassEvent:
 
 @dataclass(frozen=True)
 class DoneEvent:
-    """The player on turn says all owed cards are down (the seat's button, or typed in)."""
+    """A player says their turn is complete (the seat's button, or typed in)."""
+
+    seat: int | None = None
+    """Whose button it was; None (typed in) means the seat on turn."""
 
 
 Event = TableView | DiceEvent | PassEvent | DoneEvent
@@ -67,11 +71,18 @@ def parse_event(data: object, book: CardBook, seats: int | None) -> Event:
         raise BadInputError("each line is a JSON object")
     if "dice" in data:
         return DiceEvent(parse_faces(data["dice"]))
-    for name, event in (("pass", PassEvent()), ("done", DoneEvent())):
-        if name in data:
-            if data[name] is not True:
-                raise BadInputError(f'a {name} event is {{"{name}": true}}')
-            return event
+    if "done" in data:
+        seat = data.get("seat")
+        if data["done"] is not True or not (
+            seat is None
+            or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < (seats or 4))
+        ):
+            raise BadInputError('a done event is {"done": true} or {"done": true, "seat": N}')
+        return DoneEvent(seat)
+    if "pass" in data:
+        if data["pass"] is not True:
+            raise BadInputError('a pass event is {"pass": true}')
+        return PassEvent()
     known = {"railway", "train", "discard", "hands", "seats", "first", "draw_pile"}
     unknown = sorted(set(data) - known)
     if unknown or not set(data) & {"railway", "train", "discard", "hands"}:

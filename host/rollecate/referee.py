@@ -16,15 +16,24 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from host.errors import BadInputError
 from host.jsonl import read_json_lines
+from host.rollecate.belief import (
+    Step,
+    World,
+    Worlds,
+    advance,
+    fitting,
+    likeliest,
+    pruned,
+)
 from host.rollecate.cards import CardBook, Kind, default_book
-from host.rollecate.discard import DiscardAdvice, Pile, advise, reachable
+from host.rollecate.discard import DiscardAdvice, Pile, advise
 from host.rollecate.observation import (
     DiceEvent,
     DoneEvent,
@@ -47,9 +56,13 @@ from host.rollecate.rules import (
     penalty_count,
     ride,
 )
-from host.rollecate.scoring import score_table
+from host.rollecate.scoring import Scoring, score_seat, score_table
 from host.rollecate.words import card_words, cards_words, dice_words, ordinal, plural
 from host.turns import TurnIndicator
+
+CARDS_BETWEEN_VIEWS = 3
+"""Cards a player may put on a discard pile between two settled views of it, the camera
+following; more at once are explained from the start of the discard (see ``belief``)."""
 
 
 class Stage(Enum):
@@ -59,6 +72,8 @@ class Stage(Enum):
     """The player on turn has drawn: a pass, a build or chaos cards on the discard pile."""
     ROLL = "roll"
     """A build stands: the dice for its ride."""
+    CHAOS = "chaos"
+    """Chaos cards are going on the discard pile: more may follow until the seat's button."""
     SETTLE = "settle"
     """The ride or pass is decided: the train, the penalty cards and the discard pile."""
     END = "end"
@@ -156,8 +171,9 @@ class Referee:
     """The railway as last confirmed, from its start."""
     train: int
     """The train's position as last confirmed."""
-    piles: list[Pile]
-    """Each seat's whole discard pile as the referee knows it, bottom first."""
+    worlds: Worlds
+    """Every way the hidden part of the table (the piles under their tops, the hands' sizes,
+    where the chaos cards are) may be, given all the referee has seen."""
     seat: int
     """The seat on turn."""
     draw_left: int
@@ -174,14 +190,20 @@ class Referee:
     """The cards of the current build."""
     settlement: _Settlement | None = None
     """How the table must end up after the current ride or pass."""
-    unseen_chaos: list[str] = field(default_factory=list)
-    """Chaos cards not yet seen on a discard pile (they may be in a hand)."""
-    held: list[int] = field(default_factory=list)
-    """How many cards each seat holds."""
-    maybe_finished: Pile | None = None
-    """A pile that may be finished or half-way: the player's ``done`` decides."""
+    owed: frozenset[Step] = frozenset()
+    """During a settlement: every world the player may have reached, with the owed cards
+    not yet down."""
+    likely_before: World | None = None
+    """During a settlement: the likeliest world when it began."""
+    chaos: frozenset[Step] = frozenset()
+    """During a chaos discard: every world the views allow (unseen and hands as before it),
+    with the chaos cards not yet seen on a pile."""
+    maybe_finished: Worlds | None = None
+    """Worlds in which the turn may be finished or half-way: the player's ``done`` decides."""
     winners: tuple[int, ...] = ()
     """The winners, once the game is scored."""
+    scoring: Scoring | None = None
+    """The final count, once the game is scored."""
 
     @classmethod
     def from_setup(cls, data: Mapping[str, Any], view: TableView, book: CardBook) -> Referee:
@@ -202,14 +224,30 @@ class Referee:
         draw = data.get("draw_pile", size)
         if not isinstance(draw, int) or draw < 1:
             raise BadInputError('"draw_pile" is the number of cards in the draw pile')
-        piles = [pile or () for pile in (view.discard or (None,) * seats)]
+        piles = tuple(pile or () for pile in (view.discard or (None,) * seats))
         chaos = [name for name in book.full_deck() if book.card(name).kind is Kind.CHAOS]
-        referee = cls(seats, view.railway, view.train, piles, first, draw, book)
-        referee.unseen_chaos = [name for name in chaos if all(name not in p for p in piles)]
-        referee.held = [STARTING_HAND] * seats
-        referee.held[first] += 1  # the first player draws
-        referee.draw_left -= 1
-        return referee
+        unseen = tuple(sorted(name for name in chaos if all(name not in p for p in piles)))
+        held = tuple(STARTING_HAND + (seat == first) for seat in range(seats))  # first draws
+        world = World(piles, unseen, held)
+        return cls(seats, view.railway, view.train, frozenset([world]), first, draw - 1, book)
+
+    # -- what the hidden part most likely is ------------------------------------------------
+
+    @property
+    def likely(self) -> World:
+        """The likeliest world (see ``belief.likeliest``)."""
+        return likeliest(self.worlds, self.book.value)
+
+    @property
+    def piles(self) -> list[frozenset[Pile]]:
+        """Each seat's discard pile: every pile (bottom first) it may be."""
+        return [frozenset(world.piles[seat] for world in self.worlds)
+                for seat in range(self.seats)]
+
+    @property
+    def held(self) -> tuple[int, ...]:
+        """How many cards each seat holds (in the likeliest world)."""
+        return self.likely.held
 
     # -- what the app and the board read --------------------------------------------------
 
@@ -232,13 +270,15 @@ class Referee:
     def feed(self, event: Event) -> Verdict:
         """Judge one observation or event."""
         if self.stage is Stage.DONE:
+            if isinstance(event, DoneEvent):  # a button pressed once more: no harm done
+                return Verdict("waiting", None, None, instructions=("the game is over",))
             return self._illegal("the game is over and scored")
         if isinstance(event, DiceEvent):
             return self.dice(event.faces)
         if isinstance(event, PassEvent):
             return self.declare_pass()
         if isinstance(event, DoneEvent):
-            return self.declare_done()
+            return self.declare_done(event.seat)
         return self.observe(event)
 
     def observe(self, view: TableView) -> Verdict:
@@ -252,8 +292,10 @@ class Referee:
             return self._illegal("the game is not over: keep your hands to yourselves")
         if self.stage is Stage.ACTION:
             return self._judge_action(view)
+        if self.stage is Stage.CHAOS:
+            return self._judge_chaos(view)
         if self.stage is Stage.ROLL:
-            if self._shows(view, self.railway, self.train, self.piles[self.seat]):
+            if self._shows(view, self.railway, self.train):
                 return self._roll_prompt()
             return self._illegal(
                 f"roll the dice first ({self.dice_wanted} now); the table should still show "
@@ -283,12 +325,23 @@ class Referee:
         outcome = pass_ride([self.book[name] for name in self.railway], self.train)
         return self._settle({"action": "pass"}, outcome)
 
-    def declare_done(self) -> Verdict:
-        """The player on turn says all owed cards are down (the seat's button)."""
-        if self.stage is Stage.ACTION:
+    def declare_done(self, seat: int | None = None) -> Verdict:
+        """A player says their turn is complete (the seat's button; None: the seat on turn).
+
+        Another seat's press changes nothing: most often it is the last player's, pressed
+        after the referee had already seen their turn complete.
+        """
+        if seat is not None and seat != self.seat and self.stage is not Stage.END:
             return self._waiting(self._action_prompt())
+        if self.stage is Stage.ACTION:
+            return self._unseen_chaos_discard() or self._waiting(self._action_prompt())
         if self.stage is Stage.END:
-            return self._final_count(TableView(None, None, None, None))
+            # With every hand empty there is nothing to spread: the button ends the game.
+            empty = all(not any(world.held) for world in self.worlds)
+            hands = tuple(() for _ in range(self.seats)) if empty else None
+            return self._final_count(TableView(None, None, None, hands))
+        if self.stage is Stage.CHAOS:
+            return self._end_chaos()
         if self.stage is Stage.SETTLE and self.maybe_finished is not None:
             assert self.settlement is not None  # Stage.SETTLE always has one
             return self._finish(self.settlement, self.maybe_finished)
@@ -301,17 +354,21 @@ class Referee:
         train = view.train if view.train is not None else self.train
         pile_view = view.discard[self.seat] if view.discard is not None else None
         if railway == self.railway and train == self.train:
-            if pile_view is None or _fits(pile_view, self.piles[self.seat], self.book):
+            if pile_view is None:
+                return self._waiting(self._action_prompt())
+            narrowed = fitting(self.worlds, self.seat, pile_view)
+            if narrowed:
+                self.worlds = narrowed
                 return self._waiting(self._action_prompt())
             return self._chaos_discard(pile_view)
         if railway[: len(self.railway)] == self.railway and train == self.train:
-            if pile_view is not None and not _fits(pile_view, self.piles[self.seat], self.book):
+            if pile_view is not None and not fitting(self.worlds, self.seat, pile_view):
                 return self._illegal("build or discard, not both: one action per turn")
             return self._build(railway[len(self.railway) :])
         outcome = pass_ride([self.book[name] for name in self.railway], self.train)
         settlement = self._settlement({"action": "pass"}, outcome)
         if (railway, train) in settlement.stages():
-            self.stage, self.settlement = Stage.SETTLE, settlement
+            self._begin_settlement(settlement)
             return self._judge_settlement(view, settlement)
         return self._illegal(
             "the railway changed in a way no action explains; "
@@ -323,37 +380,86 @@ class Referee:
         problem = build_problem(self.book[self.railway[-1]], cards)
         if problem is None:
             problem = self._impossible_cards([*self.railway, *added])
-        if problem is None and len(added) > self.held[self.seat]:
-            problem = f"seat {self.seat} holds only {plural(self.held[self.seat], 'card')}"
+        able = frozenset(world for world in self.worlds if world.held[self.seat] >= len(added))
+        if problem is None and not able:
+            most = max(world.held[self.seat] for world in self.worlds)
+            problem = f"seat {self.seat} holds only {plural(most, 'card')}"
         if problem is not None:
             return self._illegal(problem, ("take the cards back into your hand",))
         self.railway = (*self.railway, *added)
-        self.held[self.seat] -= len(added)
+        self.worlds = frozenset(world.with_held(self.seat, -len(added)) for world in able)
         self.build = added
         self.dice_left, self.wheels = dice_for(cards), 0
         self.stage = Stage.ROLL
         return self._roll_prompt(move={"action": "build", "cards": list(added)})
 
     def _chaos_discard(self, pile_view: tuple[str, ...]) -> Verdict:
-        pile = self.piles[self.seat]
-        options = []
-        for shown, lefts in reachable(pile, self.unseen_chaos, self.book.value).items():
-            if not _fits(pile_view, shown, self.book):
-                continue
-            for left in lefts:
-                if 0 < len(self.unseen_chaos) - len(left) <= self.held[self.seat]:
-                    exact = len(shown) == len(pile_view)
-                    options.append((not exact, self._total(shown), -len(left), shown, left))
-        if not options:
+        before = self.worlds
+        self.chaos = frozenset((world, world.unseen) for world in self.worlds)
+        verdict = self._explain_chaos(pile_view)
+        if verdict.verdict == "illegal":
+            self.worlds, self.chaos = before, frozenset()
+            return verdict
+        if any(world.held[self.seat] and world.unseen for world in self.worlds):
+            # A camera may see the first chaos card before the next goes down.
+            self.stage = Stage.CHAOS
+            return verdict
+        return self._end_chaos()
+
+    def _unseen_chaos_discard(self) -> Verdict | None:
+        """The turn, when the player says it is over though the table looks unchanged: chaos
+        cards that combined away leave the pile's top as it was (a pile of two 3s and a chaos
+        3 shows a 3 before and after). None if no chaos discard can look like that."""
+        tops = {world.piles[self.seat][-1:] for world in self.worlds}
+        if len(tops) != 1:
+            return None
+        verdict = self._chaos_discard(next(iter(tops)))
+        if verdict.verdict == "illegal":
+            return None
+        return self._end_chaos() if self.stage is Stage.CHAOS else verdict
+
+    def _judge_chaos(self, view: TableView) -> Verdict:
+        if (view.railway or self.railway) != self.railway or (
+            view.train if view.train is not None else self.train
+        ) != self.train:
             return self._illegal(
-                f"seat {self.seat}'s discard pile cannot show that: in this turn only chaos "
+                f"seat {self.seat} is discarding chaos cards: press your button when done"
+            )
+        pile_view = view.discard[self.seat] if view.discard is not None else None
+        if pile_view is None:
+            return self._waiting(self._chaos_prompt())
+        return self._explain_chaos(pile_view)
+
+    def _explain_chaos(self, pile_view: tuple[str, ...]) -> Verdict:
+        """Every way the chaos cards may have gone down, from all views of the pile since the
+        discard began (the hands at the end tell the rest)."""
+        seat = self.seat
+        steps = frozenset(
+            (world, left)
+            for world, left in advance(self.chaos, seat, pile_view, self.book.value)
+            if 0 < len(world.unseen) - len(left) <= world.held[seat]
+        )
+        if not steps:
+            return self._illegal(
+                f"seat {seat}'s discard pile cannot show that: in this turn only chaos "
                 "cards may go on it (and only when there is no build or pass)"
             )
-        *_, shown, left = min(options)
-        discarded = list((Counter(self.unseen_chaos) - Counter(left)).elements())
-        self.unseen_chaos = sorted(left)
-        self.held[self.seat] -= len(discarded)
-        self.piles[self.seat] = shown
+        self.chaos = steps
+        self.worlds = pruned(
+            (replace(world, unseen=left).with_held(seat, len(left) - len(world.unseen))
+             for world, left in steps),
+            self.book.value,
+        )
+        return self._waiting(self._chaos_prompt())
+
+    def _chaos_prompt(self) -> tuple[str, ...]:
+        return (f"seat {self.seat}: put down any more chaos cards, then press your button",)
+
+    def _end_chaos(self) -> Verdict:
+        # The verdict names the fewest chaos cards that explain the table.
+        world, left = max(self.chaos, key=lambda step: (len(step[1]), step[1], step[0]))
+        discarded = sorted((Counter(world.unseen) - Counter(left)).elements())
+        self.chaos = frozenset()
         return self._end_turn({"action": "discard-chaos", "cards": discarded}, ())
 
     # -- rides, penalty cards and discarding ----------------------------------------------
@@ -361,16 +467,16 @@ class Referee:
     def _settlement(self, move: Mapping[str, Any], outcome: Ride) -> _Settlement:
         taken = penalty_count(outcome.stop, outcome.penalty)
         penalty = self.railway[:taken]
-        pile = self.piles[self.seat]
+        pile = self.likely.piles[self.seat]
         return _Settlement(
             move, self.railway, outcome, penalty, pile, advise(pile, penalty, self.book.value)
         )
 
     def _settle(self, move: Mapping[str, Any], outcome: Ride) -> Verdict:
         settlement = self._settlement(move, outcome)
-        self.stage, self.settlement = Stage.SETTLE, settlement
+        self._begin_settlement(settlement)
         if settlement.train == self.train and not settlement.penalty:
-            return self._finish(settlement, settlement.pile)
+            return self._finish(settlement, self.worlds)
         return self._waiting(self._settle_instructions(settlement), settlement)
 
     def _judge_settlement(self, view: TableView, settlement: _Settlement) -> Verdict:
@@ -382,42 +488,56 @@ class Referee:
                 self._settle_instructions(settlement),
             )
         pile_view = view.discard[self.seat] if view.discard is not None else None
+        done = (railway, train) == (settlement.railway, settlement.train)
         if pile_view is None:
             # The pile cannot be seen: trust that the advice was followed once the rest is done.
-            if (railway, train) == (settlement.railway, settlement.train):
-                return self._finish(settlement, settlement.advice.pile)
+            if done:
+                value, owed = self.book.value, settlement.penalty
+                return self._finish(settlement, frozenset(
+                    world.with_pile(self.seat, advise(world.piles[self.seat], owed, value).pile)
+                    for world in self.worlds))
             return self._waiting(self._settle_instructions(settlement), settlement)
-        found = reachable(settlement.pile, settlement.penalty, self.book.value)
-        # A pile seen whole is taken as it is; one seen in part is taken as finished if it
-        # can be, with the most points combined away (the advice) among the candidates.
-        fitting = [
-            (len(shown) != len(pile_view), left != (), self._total(shown), shown)
-            for shown, lefts in found.items()
-            if _fits(pile_view, shown, self.book)
-            for left in lefts
-        ]
-        if not fitting:
+        value = self.book.value
+        # A camera's view of the top card only is followed a few cards at a time; a pile
+        # seen spread out pins down any number of cards.
+        most = CARDS_BETWEEN_VIEWS if len(pile_view) <= 1 else None
+        states = advance(self.owed, self.seat, pile_view, value, most)
+        if not states:
+            # More cards went down than the camera saw one by one: explain the pile from the
+            # start of the discard, all at once, in the likeliest world (a bounded search).
+            before = self.likely_before or self.likely
+            states = advance([(before, tuple(sorted(settlement.penalty)))], self.seat,
+                             pile_view, value)
+        if not states:
             return self._illegal(
                 f"seat {self.seat}'s discard pile cannot show that: put down "
                 f"{cards_words(settlement.penalty, self.book) or 'nothing'}, combining only "
                 "cards of equal value",
                 self._settle_instructions(settlement),
             )
-        partial, unfinished, _, shown = min(fitting)
+        self.owed = states
+        finished = frozenset(world for world, left in states if not left)
         self.maybe_finished = None
-        if not unfinished and (railway, train) == (settlement.railway, settlement.train):
-            if all(not option[1] for option in fitting if option[0] == partial):
-                return self._finish(settlement, shown)
+        if finished and done:
+            if all(not left for _, left in states):
+                return self._finish(settlement, finished)
             # The same pile shows half-way too (owed cards that pair up among themselves leave
-            # no trace): only the player can say the turn is complete.
-            self.maybe_finished = shown
+            # no trace; a camera sees only the top card): only the player can say the turn is
+            # complete.
+            self.maybe_finished = finished
             said = (*self._settle_instructions(settlement), "press your button when done")
             return self._waiting(said, settlement)
         return self._waiting(self._settle_instructions(settlement), settlement)
 
-    def _finish(self, settlement: _Settlement, pile: Pile) -> Verdict:
+    def _begin_settlement(self, settlement: _Settlement) -> None:
+        self.stage, self.settlement = Stage.SETTLE, settlement
+        owed = tuple(sorted(settlement.penalty))
+        self.owed = frozenset((world, owed) for world in self.worlds)
+        self.likely_before = self.likely
+
+    def _finish(self, settlement: _Settlement, worlds: Worlds) -> Verdict:
         self.railway, self.train = settlement.railway, settlement.train
-        self.piles[self.seat] = pile
+        self.worlds = pruned(worlds, self.book.value)
         return self._end_turn(settlement.move, self._settle_instructions(settlement))
 
     def _settle_instructions(self, settlement: _Settlement) -> tuple[str, ...]:
@@ -469,41 +589,71 @@ class Referee:
 
     def _end_turn(self, move: Mapping[str, Any], said: tuple[str, ...]) -> Verdict:
         seat = self.seat
+        move = {**move, "text": self._move_text(seat, move)}
         self.stage, self.settlement, self.build = Stage.ACTION, None, ()
-        self.maybe_finished = None
+        self.maybe_finished, self.owed = None, frozenset()
         if self.draw_left == 0:
             self.stage = Stage.END
             said = (*said, "the draw pile is empty: the game is over; spread your hands out")
             return Verdict("move", seat, None, move=move, instructions=said)
         self.seat = (self.seat + 1) % self.seats
         self.draw_left -= 1
-        self.held[self.seat] += 1
+        self.worlds = frozenset(world.with_held(self.seat, 1) for world in self.worlds)
         said = (*said, *self._action_prompt())
         return Verdict("move", seat, self.seat, move=move, instructions=said)
+
+    def _move_text(self, seat: int, move: Mapping[str, Any]) -> str:
+        """The turn in a few words, for the game's log."""
+        action = move.get("action")
+        if action == "build":
+            cards = cards_words(move.get("cards", []), self.book)
+            return f"seat {seat} built {cards}: {plural(move.get('wheels', 0), 'wheel')}"
+        if action == "discard-chaos":
+            return f"seat {seat} discarded {cards_words(move.get('cards', []), self.book)}"
+        return f"seat {seat} passed"
 
     def _final_count(self, view: TableView) -> Verdict:
         if view.hands is None:
             return self._waiting(("spread your hands out for the final count",))
-        problem = self._impossible_cards(
-            [*self.railway, *(card for group in (*self.piles, *view.hands) for card in group)]
+        hands = view.hands
+        # The hands settle what the camera could not see: how many cards each seat kept, and
+        # which chaos cards never went on a pile.
+        in_hands = Counter(name for hand in hands for name in hand
+                           if self.book.card(name).kind is Kind.CHAOS)
+        worlds = frozenset(
+            world for world in self.worlds
+            if world.held == tuple(len(hand) for hand in hands)
+            and not in_hands - Counter(world.unseen)
         )
-        for seat, hand in enumerate(view.hands):
-            if len(hand) != self.held[seat] and not problem:
-                should = plural(self.held[seat], "card")
+        likely = likeliest(worlds or self.worlds, self.book.value)
+        problem = self._impossible_cards(
+            [*self.railway, *(card for group in (*likely.piles, *hands) for card in group)]
+        )
+        for seat, hand in enumerate(hands):
+            if len(hand) != likely.held[seat] and not problem:
+                should = plural(likely.held[seat], "card")
                 problem = f"seat {seat} should hold {should}, not {len(hand)}"
-        if problem:
-            return self._illegal(problem)
+        if problem or not worlds:
+            return self._illegal(problem or "a chaos card in a hand was seen on a discard pile")
         scoring = score_table(
             [
                 [self.book.value(name) for name in (*pile, *hand)]
-                for pile, hand in zip(self.piles, view.hands, strict=True)
+                for pile, hand in zip(likely.piles, hands, strict=True)
             ]
         )
-        self.stage, self.winners = Stage.DONE, scoring.winners
+        self.stage, self.winners, self.scoring = Stage.DONE, scoring.winners, scoring
         winners = " and ".join(f"seat {seat}" for seat in scoring.winners)
-        return Verdict(
-            "win", None, None, scores=scoring.to_json(), instructions=(f"{winners} won",)
-        )
+        said = [f"{winners} won"]
+        for seat, pile in enumerate(likely.piles):
+            keys = {score_seat(seat, [self.book.value(name) for name in world.piles[seat]]).key
+                    for world in worlds}
+            if len(keys) > 1:
+                # Never a silent guess: say what was assumed, so the players can check it.
+                said.append(
+                    f"the camera did not see all of seat {seat}'s discard pile: counted as "
+                    f"{cards_words(pile, self.book) or 'empty'} ({self._total(pile)} points)"
+                )
+        return Verdict("win", None, None, scores=scoring.to_json(), instructions=tuple(said))
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -550,20 +700,26 @@ class Referee:
         on_turn = self.seat if self.stage not in (Stage.END, Stage.DONE) else None
         return Verdict("illegal", on_turn, on_turn, reason=reason, instructions=said)
 
-    def _shows(self, view: TableView, railway: tuple[str, ...], train: int, pile: Pile) -> bool:
+    def _shows(self, view: TableView, railway: tuple[str, ...], train: int) -> bool:
         pile_view = view.discard[self.seat] if view.discard is not None else None
         return (
             (view.railway is None or view.railway == railway)
             and (view.train is None or view.train == train)
-            and (pile_view is None or _fits(pile_view, pile, self.book))
+            and (pile_view is None or bool(fitting(self.worlds, self.seat, pile_view)))
         )
 
     def _other_piles_problem(self, view: TableView) -> str | None:
+        """Why the other seats' piles cannot show what they show; each view of them narrows
+        what the referee believes they hold."""
         if view.discard is None:
             return None
-        for seat, (shown, pile) in enumerate(zip(view.discard, self.piles, strict=True)):
-            if seat != self.seat and shown is not None and not _fits(shown, pile, self.book):
+        for seat, shown in enumerate(view.discard):
+            if seat == self.seat or shown is None:
+                continue
+            narrowed = fitting(self.worlds, seat, shown)
+            if not narrowed:
                 return f"seat {seat}'s discard pile changed, but it is seat {self.seat}'s turn"
+            self.worlds = narrowed
         return None
 
     def _impossible_cards(self, cards: list[str]) -> str | None:
@@ -606,6 +762,18 @@ class LineReferee:
         """Whose turn it is, for the seat LEDs."""
         return self.referee.turn_indicator()
 
+    def table(self) -> dict[str, Any]:
+        """The table as last confirmed, for the web view."""
+        referee = self.referee
+        return {
+            "railway": list(referee.railway),
+            "train": referee.train,
+            "discard": [list(pile) for pile in referee.likely.piles],
+            "held": list(referee.held),
+            "draw_pile": referee.draw_left,
+            "stage": referee.stage.value,
+        }
+
 
 def open_referee(opening: dict[str, Any]) -> LineReferee:
     """A referee for the table described by a game's first line."""
@@ -626,17 +794,3 @@ def judge_file(path: Path) -> list[dict[str, Any]]:
         except BadInputError as error:
             raise BadInputError(f"{path}:{number}: {error}") from None
     return verdicts
-
-
-def _fits(shown: tuple[str, ...], pile: Pile, book: CardBook) -> bool:
-    """True if ``shown`` is what can be seen of ``pile``: its top part, compared by value.
-
-    An empty list means an empty pile. Values, not names, because a camera may read a chaos
-    card's value without telling it from a track card, and only values count for combining.
-    """
-    if not shown:
-        return not pile
-    if len(shown) > len(pile):
-        return False
-    top = pile[len(pile) - len(shown) :]
-    return [book.value(name) for name in top] == [book.value(name) for name in shown]

@@ -13,8 +13,12 @@ from host.rollecate.moves import Discard, DiscardChaos, Pass, Roll
 from host.rollecate.state import GameState, Phase
 
 
-def table_lines(game: GameState) -> list[dict[str, Any]]:
-    """The referee file (one JSON object per line) for the moves ``game`` has made so far."""
+def table_lines(game: GameState, every_card: bool = False) -> list[dict[str, Any]]:
+    """The referee file (one JSON object per line) for the moves ``game`` has made so far.
+
+    ``every_card``: show the table after each card put on a discard pile too (as a camera
+    watching a player put them down one by one sees it), not only once all are down.
+    """
     replay = GameState.start(game.setup, game.book)
     opening = {"seats": game.setup.seats, "first": game.setup.first, **replay.observation()}
     lines: list[dict[str, Any]] = [opening]
@@ -25,9 +29,9 @@ def table_lines(game: GameState) -> list[dict[str, Any]]:
         if isinstance(move, Roll):
             lines.append({"dice": [face.value for face in move.faces]})
         if isinstance(move, DiscardChaos):
-            continue  # the chaos cards show on the pile once they are all down
+            continue  # the chaos cards show on the pile as they go down
         mid_discard = replay.phase is Phase.DISCARD and replay.seat == seat
-        if mid_discard and not isinstance(move, Pass | Roll):
+        if mid_discard and not isinstance(move, Pass | Roll) and not every_card:
             continue
         table = replay.observation()
         if table != shown:
@@ -36,7 +40,7 @@ def table_lines(game: GameState) -> list[dict[str, Any]]:
         elif isinstance(move, Pass):
             lines.append({"pass": True})  # a pass that changes nothing on the table
         if isinstance(move, Discard) and (replay.seat != seat or replay.over):
-            lines.append({"done": True})  # the seat's button: all owed cards are down
+            lines.append({"done": True, "seat": seat})  # the seat's button: all cards down
     if replay.over:
         lines.append({"hands": [list(hand) for hand in replay.hands], **shown})
     return lines

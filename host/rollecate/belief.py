@@ -1,0 +1,128 @@
+"""What the referee believes of the parts of the table a camera cannot see.
+
+A camera sees the top card of each stacked discard pile, never the hands. When a player puts
+cards down faster than the camera settles, or combines a card away, or puts down chaos cards
+that look like other moves, the cards underneath and the hands are not all known. The referee
+then keeps every ``World`` consistent with everything seen so far, narrows them with each new
+view, asks the player (the seat's button) only when the difference matters for the turn, and
+lets the final count (the spread hands) settle the rest. A pile seen with more than one card
+(spread out) is taken as seen whole when it can be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from host.rollecate.discard import Pile, reachable
+
+Value = Callable[[str], int]
+
+MAX_WORLDS = 256
+"""Worlds kept at most (the likeliest, see ``likeliest``): a long run of unseen, ambiguous
+discards must not grow the referee's work without bound."""
+MAX_STEPS = 4096
+"""Ways through a discard kept at most, the likeliest first (see ``advance``)."""
+
+
+@dataclass(frozen=True, order=True)
+class World:
+    """One way the hidden part of the table may be."""
+
+    piles: tuple[Pile, ...]
+    """Each seat's whole discard pile, bottom first."""
+    unseen: tuple[str, ...]
+    """The chaos cards not on any discard pile (in a hand, the draw pile or removed), sorted."""
+    held: tuple[int, ...]
+    """How many cards each seat holds."""
+
+    def with_pile(self, seat: int, pile: Pile) -> World:
+        """The same world with seat's discard pile replaced."""
+        return replace(self, piles=(*self.piles[:seat], pile, *self.piles[seat + 1 :]))
+
+    def with_held(self, seat: int, change: int) -> World:
+        """The same world with seat's hand grown (or shrunk) by ``change`` cards."""
+        held = (*self.held[:seat], self.held[seat] + change, *self.held[seat + 1 :])
+        return replace(self, held=held)
+
+
+Worlds = frozenset[World]
+Step = tuple[World, Pile]
+"""A world while cards go on one seat's pile, and the cards (sorted) still to go down."""
+
+
+def shows(view: Pile, pile: Pile) -> bool:
+    """True if ``view`` is what can be seen of ``pile``: its top part. An empty view means an
+    empty pile. Cards are compared by name: the camera tells a chaos or broken card from a
+    regular track card of the same value (each kind has its mark), and a chaos card on the
+    pile instead of a track card means a different hand."""
+    if not view:
+        return not pile
+    return len(view) <= len(pile) and pile[len(pile) - len(view) :] == view
+
+
+def seen_whole(view: Pile, piles: Iterable[Pile]) -> set[Pile]:
+    """The piles a view of several cards shows whole, if any can be (else every pile)."""
+    candidates = set(piles)
+    if len(view) > 1:
+        whole = {pile for pile in candidates if len(pile) == len(view)}
+        if whole:
+            return whole
+    return candidates
+
+
+def fitting(worlds: Iterable[World], seat: int, view: Pile) -> Worlds:
+    """The worlds in which seat's pile may show ``view`` (none if it cannot)."""
+    shown = [world for world in worlds if shows(view, world.piles[seat])]
+    whole = seen_whole(view, (world.piles[seat] for world in shown))
+    return frozenset(world for world in shown if world.piles[seat] in whole)
+
+
+def points(world: World, value: Value) -> int:
+    """All points on the discard piles of a world."""
+    return sum(value(name) for pile in world.piles for name in pile)
+
+
+def likeliest(worlds: Iterable[World], value: Value) -> World:
+    """The world to show and advise on: the fewest points on the piles (the advice's aim),
+    then the fewest cards; ties in a fixed order, so the choice never depends on set order."""
+    return min(worlds, key=lambda world: (points(world, value),
+                                          sum(len(pile) for pile in world.piles), world))
+
+
+def pruned(worlds: Iterable[World], value: Value) -> Worlds:
+    """At most ``MAX_WORLDS`` worlds, the likeliest first."""
+    ordered = sorted(worlds, key=lambda world: (points(world, value),
+                                                sum(len(pile) for pile in world.piles), world))
+    return frozenset(ordered[:MAX_WORLDS])
+
+
+def advance(steps: Iterable[Step], seat: int, view: Pile, value: Value,
+            most: int | None = None) -> frozenset[Step]:
+    """Every way on from ``steps`` (some more of the cards, at most ``most`` if given, put on
+    seat's pile in some order, combining or not) that ``view`` may show; the likeliest
+    ``MAX_STEPS`` of them."""
+    # Worlds that differ only in other seats' piles go on the same way: work it out once.
+    starts: dict[tuple[Pile, Pile], list[World]] = {}
+    for world, left in steps:
+        starts.setdefault((world.piles[seat], left), []).append(world)
+    found: set[Step] = set()
+    for (pile, left), worlds in starts.items():
+        for shown, lefts in _reachable(pile, left, value, most).items():
+            if shows(view, shown):
+                for world in worlds:
+                    moved = world.with_pile(seat, shown)
+                    found.update((moved, rest) for rest in lefts)
+    whole = seen_whole(view, (world.piles[seat] for world, _ in found))
+    kept = [step for step in found if step[0].piles[seat] in whole]
+    if len(kept) > MAX_STEPS:
+        kept.sort(key=lambda step: (points(step[0], value), step))
+    return frozenset(kept[:MAX_STEPS])
+
+
+@lru_cache(maxsize=4096)
+def _reachable(pile: Pile, left: Pile, value: Value, most: int | None
+               ) -> dict[Pile, set[Pile]]:
+    """``discard.reachable``, remembered: each view of a pile asks again from the same starts."""
+    return reachable(pile, left, value, most)
