@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 import os
 import sys
@@ -115,7 +116,12 @@ def _referee(args: argparse.Namespace) -> int:
 
 def _score(args: argparse.Namespace) -> int:
     run: Callable[..., int] = adapter(args.game, "score")  # type: ignore[assignment]
-    return run(path=args.file, as_json=args.json, out=sys.stdout)
+    if args.players is None:
+        return run(path=args.file, as_json=args.json, out=sys.stdout)
+    if "players" not in inspect.signature(run).parameters:
+        raise BadInputError(f"--players is for a photo of the table; {args.game} is scored "
+                            "from a JSON file")
+    return run(path=args.file, as_json=args.json, out=sys.stdout, players=args.players)
 
 
 def _web_options(parser: argparse.ArgumentParser) -> None:
@@ -206,8 +212,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = commands.add_parser("score", help="score an end-of-game table")
     score.add_argument("game", choices=games)
-    score.add_argument("file", type=Path, help="the table as JSON")
+    score.add_argument("file", type=Path, help="the table as JSON (Rollecate: or a photo)")
     score.add_argument("--json", action="store_true", help="print JSON instead of text")
+    score.add_argument("--players", type=int,
+                       help="seats at the table, for a photo (default: the edges cards lie along)")
     score.set_defaults(run=_score)
 
     for name in COMMAND_MODULES:

@@ -12,16 +12,18 @@ import queue
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from host.board.events import ButtonPress
+from host.board.events import ButtonPress, DiceRoll
 from host.board.lights import BoardLights
 from host.camera_feed import CameraFeed
 from host.context import AppContext
 from host.errors import BadInputError
 from host.session import Session
 from host.table_loop import (
+    BoardInput,
     CameraBack,
     CameraLost,
     Event,
@@ -127,16 +129,31 @@ def _watched(
         done.set()
 
 
+@dataclass(frozen=True)
+class GameInputs:
+    """A game's own inputs besides the camera: typed lines and board events that become lines
+    for its referee (dice rolled, a seat saying its turn is done)."""
+
+    typed: Callable[[str], dict[str, Any] | None]
+    """A line for the referee from what a player typed, or None if it is not one."""
+    button: Callable[[ButtonPress], dict[str, Any] | None]
+    """A line for the referee from a short press of a seat button, or None (then: recheck)."""
+    help: str
+    """The typed commands, for the terminal's help line."""
+
+
 def control_threads(
     app: AppContext,
     lights: BoardLights | None,
     events: queue.Queue[Event],
     stopping: threading.Event,
     terminal: TextIO | None,
+    inputs: GameInputs | None = None,
 ) -> None:
     """Start the threads that turn the players' controls into events: the web view's buttons,
-    the terminal's commands and the board's seat buttons (short press: check the table again;
-    long press: take back the last turn)."""
+    the terminal's commands and the board's buttons (a seat's short press: the game's input, or
+    check the table again; long press: take back the last turn; the roll button: the dice it
+    rolled, for a game with ``inputs``)."""
 
     def web() -> None:
         assert app.web is not None
@@ -153,18 +170,30 @@ def control_threads(
             if line.strip().lower() in ("q", "quit"):
                 events.put(Stop())
                 return
+            line_for_referee = inputs.typed(line.strip()) if inputs is not None else None
             if command is not None:
                 events.put(PlayerControl(command))
+            elif line_for_referee is not None:
+                events.put(BoardInput(line_for_referee))
             else:
-                app.say("commands: u (undo the last turn), a (accept the table), r (recheck), q")
+                extra = f", {inputs.help}" if inputs is not None else ""
+                app.say(
+                    f"commands: u (undo the last turn), a (accept the table), r (recheck){extra}, q"
+                )
 
     def buttons() -> None:
         assert lights is not None
         while not stopping.is_set():
             event = lights.link.next_event(timeout=0.5)
-            if isinstance(event, ButtonPress) and event.seat is not None:
-                command = "undo" if event.long else "recheck"
-                events.put(PlayerControl(command, origin=f"seat {event.seat}'s button"))
+            if isinstance(event, DiceRoll) and inputs is not None:
+                events.put(BoardInput({"dice": [str(face) for face in event.faces]}))
+            elif isinstance(event, ButtonPress) and event.seat is not None:
+                line = inputs.button(event) if inputs is not None and not event.long else None
+                if line is not None:
+                    events.put(BoardInput(line))
+                else:
+                    command = "undo" if event.long else "recheck"
+                    events.put(PlayerControl(command, origin=f"seat {event.seat}'s button"))
 
     for target, wanted in (
         (web, app.web is not None),
@@ -186,6 +215,7 @@ def play_table(
     live: bool,
     terminal: TextIO | None = None,
     resumed: Session[Any] | None = None,
+    inputs: GameInputs | None = None,
 ) -> TableLoop | None:
     """Watch the table until the game is won, the video ends or the players quit. The first
     settled table starts the game (``session_for`` turns it into a journaled session), unless
@@ -193,7 +223,7 @@ def play_table(
     events: queue.Queue[Event] = queue.Queue()
     stopping = threading.Event()
     camera = camera_thread(opener, feed, events, live, stopping)
-    control_threads(app, lights, events, stopping, terminal)
+    control_threads(app, lights, events, stopping, terminal, inputs)
     loop = None if resumed is None else make_loop(resumed)
     if loop is None:
         app.say("waiting for the camera to see the table as dealt…")

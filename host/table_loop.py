@@ -97,6 +97,8 @@ class TableLoop:
     """Seconds an illegal table stands before the alert."""
     table_for_web: Callable[[], dict[str, Any]] | None = None
     """Draws the committed table for the web view (the game's own drawing), if it has one."""
+    on_verdict: Callable[[dict[str, Any]], None] | None = None
+    """Hears every verdict (a game that rolls dice arms the board's roll button with it)."""
 
     def __post_init__(self) -> None:
         self.log = GameLog()
@@ -160,6 +162,8 @@ class TableLoop:
         except BadInputError as error:
             self._say("alert", f"the camera's view cannot be used: {error}")
             return
+        if self.on_verdict is not None:
+            self.on_verdict(verdict)
         kind = verdict["verdict"]
         if kind == "illegal":
             if self.complaint is None or self.complaint[1] != verdict["reason"]:

@@ -4,6 +4,7 @@ spread hands, photographed like any other table (``vision.scene``)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -14,15 +15,27 @@ from vision.imaging import Image, Points
 from vision.markers import marker_image
 from vision.observation import RollecateObservation
 from vision.rollecate_table import (
+    SPREAD_MOST,
     START_MARKER_ID,
     START_MARKER_MM,
     TRAIN_SIZE_MM,
     hand_centre,
     pile_centre,
     railway_centre,
+    spread_centre,
     start_tile_centre,
 )
-from vision.scene import CANVAS_PX_PER_MM, LaidCard, Look, Piece, Tabletop, canvas_points, lay_table
+from vision.scene import (
+    CANVAS_PX_PER_MM,
+    LaidCard,
+    Look,
+    Piece,
+    Tabletop,
+    canvas_points,
+    difficulty,
+    lay_table,
+    photograph,
+)
 from vision.table import SEAT_EDGES, TABLE_WIDTH_MM, Placement, rotation
 
 DRAW_PILE_MM = (TABLE_WIDTH_MM - 100.0, 50.0)
@@ -174,3 +187,30 @@ def _placement(centre: Points, degrees: float) -> Placement:
 
 def _pair(point: Points) -> tuple[float, float]:
     return float(point[0]), float(point[1])
+
+
+def render_final_count(seats: Sequence[Sequence[str]], seed: int, level: str = "easy",
+                       railway: Sequence[str] = ()) -> Image:
+    """A photograph of the final count: each seat's cards (names without the deck) spread in
+    rows in front of the player; the railway, if given, still in the middle with its tile."""
+    edges = SEAT_EDGES[len(seats)]
+    rng = np.random.default_rng([seed, 37])
+    laid: list[LaidCard] = []
+    for seat, cards in enumerate(seats):
+        if len(cards) > SPREAD_MOST:
+            raise ValueError(f"at most {SPREAD_MOST} cards are spread per seat")
+        edge = edges[seat]
+        for index, name in enumerate(cards):
+            placement = _placement(spread_centre(edge, index) + rng.normal(0, 2.0, 2),
+                                   edge.facing_degrees + float(rng.normal(0, 3)))
+            laid.append(LaidCard(f"rollecate/{name}", placement, False, f"spread {seat} {index}"))
+    pieces: list[Piece] = []
+    for index, name in enumerate(railway):
+        placement = _placement(railway_centre(index) + rng.normal(0, 1.5, 2),
+                               float(rng.normal(0, 2)))
+        laid.append(LaidCard(f"rollecate/{name}", placement, False, f"railway {index}"))
+    if railway:
+        pieces.append(StartTile(_pair(start_tile_centre())))
+    look = Look.draw(seed, difficulty(level))
+    image, _ = photograph(lay_table(laid, look, pieces), 0, hands=0)
+    return image

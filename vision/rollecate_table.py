@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.faces import CARD_WIDTH_MM
 from vision.imaging import Points
-from vision.table import LINE_LENGTH, Edge, slot_centre
+from vision.table import LINE_LENGTH, Edge, outward, slot_centre
 
 START_MARKER_ID = 4
 """ArUco id (4x4_50 dictionary, like the table markers) of the railway's start tile."""
@@ -23,6 +23,9 @@ START_MARKER_MM = 40.0
 """Printed side of the start tile's black square."""
 SEAT_ZONE_MM = 150.0
 """A card whose centre is closer than this to a seat's table edge is in that seat's zone."""
+SCORE_REACH_MM = 260.0
+"""For the final count, cards spread out up to this far from a seat's edge are that seat's
+(rows of cards in front of each player, the railway left in the middle)."""
 PILE_SLOT = LINE_LENGTH - 1
 """The discard pile lies where the last card of a trains line would: the player's right."""
 PILE_REACH_MM = 0.6 * CARD_WIDTH_MM
@@ -61,6 +64,21 @@ def railway_centre(index: int) -> Points:
     x0, y0 = RAILWAY_ORIGIN_MM
     return np.array([x0 + column * RAILWAY_PITCH_MM[0], y0 + row * RAILWAY_PITCH_MM[1]],
                     np.float64)
+
+
+def spread_centre(edge: Edge, index: int) -> Points:
+    """Where the renderer spreads a seat's ``index``-th card for the final count: a row of
+    seven along the edge, then a row of five further in (clear of the neighbours' rows)."""
+    if index < LINE_LENGTH:
+        return slot_centre(edge, index)
+    inner = index - LINE_LENGTH + 1
+    return np.asarray(slot_centre(edge, inner) - outward(edge) * SPREAD_ROW_MM, np.float64)
+
+
+SPREAD_ROW_MM = 98.0
+"""Between the rows of cards spread out for the final count."""
+SPREAD_MOST = 2 * LINE_LENGTH - 2
+"""Cards the renderer can spread for one seat."""
 
 
 def start_tile_centre() -> Points:

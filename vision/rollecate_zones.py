@@ -11,6 +11,7 @@ train all make the frame incomplete (None) rather than a guess.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -18,7 +19,13 @@ import numpy as np
 from vision.imaging import Points
 from vision.observation import RollecateObservation
 from vision.pipeline import CardReading
-from vision.rollecate_table import LINK_REACH_MM, PILE_REACH_MM, SEAT_ZONE_MM, pile_centre
+from vision.rollecate_table import (
+    LINK_REACH_MM,
+    PILE_REACH_MM,
+    SCORE_REACH_MM,
+    SEAT_ZONE_MM,
+    pile_centre,
+)
 from vision.table import SEAT_EDGES, TABLE_HEIGHT_MM, TABLE_WIDTH_MM, Edge, edge_direction, outward
 
 DECK_PREFIX = "rollecate/"
@@ -85,18 +92,8 @@ def _railway_order(centres: list[Points], start: Points | None) -> list[int] | N
     """Indices of the railway's cards from its start, or None if they do not make one railway."""
     if start is None or not centres:
         return None
-    points = np.array(centres)
-    here = start
-    left = list(range(len(centres)))
-    order: list[int] = []
-    while left:
-        distances = np.hypot(*(points[left] - here).T)
-        nearest = int(np.argmin(distances))
-        if distances[nearest] > LINK_REACH_MM:
-            return None
-        here = points[left[nearest]]
-        order.append(left.pop(nearest))
-    return order
+    order = _railway_links(centres, start)
+    return order if len(order) == len(centres) else None
 
 
 def _card_under(point: Points, cards: list[Points]) -> int | None:
@@ -106,3 +103,66 @@ def _card_under(point: Points, cards: list[Points]) -> int | None:
                                 False) >= 0:
             return index
     return None
+
+
+@dataclass(frozen=True)
+class SpreadTable:
+    """The end of a game, every card spread out in front of the player it belongs to."""
+
+    seats: tuple[tuple[str, ...], ...]
+    """Each seat's cards (discard pile and hand together), from the player's left."""
+    railway: int
+    """Cards left out as the railway (linked to the start tile)."""
+    unread: int
+    """Cards found but not read (a photo with any is not scored)."""
+
+
+def spread_cards(cards: Sequence[CardReading], start: Points | None,
+                 players: int | None = None) -> SpreadTable | None:
+    """Each seat's cards in a photo of the final count, or None if the seats are unclear.
+
+    A card belongs to the seat whose table edge is nearest, within ``SCORE_REACH_MM``; the
+    railway (every card linked to the start tile, when it shows) and cards in the middle are
+    left out. ``players`` fixes the seats; None takes the edges cards lie along.
+    """
+    railway: set[int] = set()
+    placed = [card for card in cards if card.table_corners is not None]
+    centres = [card.table_corners.mean(axis=0) for card in placed
+               if card.table_corners is not None]
+    if start is not None:
+        order = _railway_links(centres, start)
+        railway = set(order)
+    near: dict[Edge, list[int]] = {edge: [] for edge in Edge}
+    for index, centre in enumerate(centres):
+        if index in railway:
+            continue
+        edge = min(Edge, key=lambda side: edge_distance(side, centre))
+        if edge_distance(edge, centre) < SCORE_REACH_MM:
+            near[edge].append(index)
+    edges = SEAT_EDGES.get(players or 0) or next(
+        (edges for edges in SEAT_EDGES.values() if set(edges) == {e for e in Edge if near[e]}),
+        None)
+    if edges is None or any(near[edge] for edge in Edge if edge not in edges):
+        return None
+    seats = tuple(
+        tuple(placed[index].name or "" for index in sorted(
+            near[edge], key=lambda i: float(centres[i] @ edge_direction(edge))))
+        for edge in edges)
+    unread = sum(1 for seat in seats for name in seat if not name)
+    return SpreadTable(tuple(tuple(name.removeprefix(DECK_PREFIX) for name in seat if name)
+                             for seat in seats), len(railway), unread)
+
+
+def _railway_links(centres: list[Points], start: Points) -> list[int]:
+    """The cards linked card to card from the start tile (the railway, whatever else lies
+    about)."""
+    points = np.array(centres) if centres else np.zeros((0, 2))
+    here, left, order = start, list(range(len(centres))), []
+    while left:
+        distances = np.hypot(*(points[left] - here).T)
+        nearest = int(np.argmin(distances))
+        if distances[nearest] > LINK_REACH_MM:
+            break
+        here = points[left[nearest]]
+        order.append(left.pop(nearest))
+    return order

@@ -1,4 +1,4 @@
-"""Seat LEDs that never hold up the game.
+"""Seat LEDs (and the roll button) that never hold up the game.
 
 ``BoardLink.show`` waits for the board's answer; the app's loop must not. ``BoardLights`` keeps
 only the latest picture and lets a background thread deliver it. A board that is away simply
@@ -26,6 +26,7 @@ class BoardLights:
         self.link = link
         """The board link (its events are the app's to read)."""
         self._latest: Picture | None = None
+        self._armed: tuple[str, int] | None = None
         self._changed = threading.Condition()
         self._closed = False
         self.failures = 0
@@ -39,6 +40,12 @@ class BoardLights:
             self._latest = picture_for(turn)
             self._changed.notify()
 
+    def arm_dice(self, kind: str, count: int) -> None:
+        """Make the roll button roll ``count`` dice of ``kind`` next; returns at once."""
+        with self._changed:
+            self._armed = (kind, count)
+            self._changed.notify()
+
     def close(self) -> None:
         """Stop delivering (the picture last shown stays on the board)."""
         with self._changed:
@@ -49,13 +56,18 @@ class BoardLights:
     def _deliver(self) -> None:
         while True:
             with self._changed:
-                self._changed.wait_for(lambda: self._latest is not None or self._closed)
+                self._changed.wait_for(
+                    lambda: self._latest is not None or self._armed is not None or self._closed
+                )
                 if self._closed:
                     return
                 picture, self._latest = self._latest, None
-            assert picture is not None
+                armed, self._armed = self._armed, None
             try:
-                self.link.show(picture)
+                if picture is not None:
+                    self.link.show(picture)
+                if armed is not None:
+                    self.link.arm(*armed)
             except BoardError:
                 self.failures += 1  # the link keeps the picture and restores it on reconnect
 

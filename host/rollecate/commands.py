@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -11,28 +12,67 @@ from host.board.lights import BoardLights, board_lights
 from host.camera_feed import CameraFeed, watch
 from host.context import AppContext
 from host.errors import BadInputError
+from host.play import GameInputs, open_camera, play_table, terminal_input
 from host.rollecate.cards import Kind, default_book
 from host.rollecate.demo import DemoGame, Scene, is_event
 from host.rollecate.referee import judge_file, open_referee
 from host.rollecate.rules import MAX_PLAYERS, MIN_PLAYERS, TIE_BREAK_VALUES
 from host.rollecate.scoring import Scoring, score_table
-from host.rollecate.table import parse_table, read_json
+from host.rollecate.table import check_possible, parse_table, read_json
 from host.rollecate.words import plural
 from host.session import Session
 from host.table_loop import BoardInput, TableLoop, TableSeen
-from vision.camera import RenderedCamera
+from vision.camera import CameraFrame, RenderedCamera
+from vision.imaging import read_image, transform_points
 from vision.pipeline import Pipeline
+from vision.rollecate_table import START_MARKER_ID
+from vision.rollecate_zones import spread_cards
+
+PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
+"""A score file with one of these is a photo of the final count."""
 
 
-def score(path: Path, as_json: bool, out: TextIO) -> int:
-    """Score an end-of-game table file; print the scores, ranking and winner(s)."""
-    table = parse_table(read_json(path), default_book())
+def score(path: Path, as_json: bool, out: TextIO, players: int | None = None) -> int:
+    """Score an end-of-game table: a JSON file, or a photo of every player's cards spread out
+    in front of them; print the scores, ranking and winner(s)."""
+    book = default_book()
+    if path.suffix.lower() in PHOTO_SUFFIXES:
+        table = [[book.parse(name) for name in cards]
+                 for cards in photo_table(path, players, out if not as_json else None)]
+        check_possible(table, book)
+    else:
+        table = parse_table(read_json(path), book)
     scoring = score_table([[card.value for card in cards] for cards in table])
     if as_json:
         print(json.dumps(scoring.to_json()), file=out)
     else:
         print(describe_scoring(scoring), file=out)
     return 0
+
+
+def photo_table(path: Path, players: int | None, out: TextIO | None) -> list[tuple[str, ...]]:
+    """Each seat's cards read from a photo of the final count (BadInputError, with what to do,
+    when a card cannot be read or the seats are unclear: a photo is never scored by guess)."""
+    pipeline = Pipeline(deck="rollecate")
+    reading = pipeline.read(read_image(path))
+    if reading.image_to_table is None:
+        raise BadInputError(f"{path}: the table markers are not in the photo")
+    start = pipeline.table.extra.get(START_MARKER_ID)
+    start_mm = None if start is None else transform_points(reading.image_to_table, start[None])[0]
+    spread = spread_cards(reading.cards, start_mm, players)
+    if spread is None:
+        raise BadInputError(f"{path}: cannot tell the seats apart (give --players, and keep "
+                            "each player's cards in front of them)")
+    if spread.unread:
+        raise BadInputError(f"{path}: {plural(spread.unread, 'card')} could not be read: "
+                            "spread the cards so none covers another, and take the photo again")
+    if out is not None:
+        left_out = f"; the railway ({plural(spread.railway, 'card')}) left out" \
+            if spread.railway else ""
+        print(f"read from {path.name}: {sum(map(len, spread.seats))} cards{left_out}", file=out)
+        for seat, cards in enumerate(spread.seats):
+            print(f"  seat {seat}: {' '.join(cards) or 'no cards'}", file=out)
+    return list(spread.seats)
 
 
 def describe_scoring(scoring: Scoring) -> str:
@@ -42,7 +82,10 @@ def describe_scoring(scoring: Scoring) -> str:
         counts = ", ".join(
             f"{value}s: {count}" for value, count in zip(TIE_BREAK_VALUES, seat.counts, strict=True)
         )
-        lines.append(f"seat {seat.seat}: {seat.total} points, {seat.cards} cards ({counts})")
+        lines.append(
+            f"seat {seat.seat}: {plural(seat.total, 'point')}, {plural(seat.cards, 'card')} "
+            f"({counts})"
+        )
     for place, seats in enumerate(scoring.ranking, start=1):
         tied = " (tied)" if len(seats) > 1 else ""
         lines.append(f"{place}. " + ", ".join(f"seat {seat}" for seat in seats) + tied)
@@ -151,3 +194,86 @@ def railway_words(railway: list[str], train: int) -> str:
              for name in railway]
     shown[train] = f"[{shown[train]}]"
     return " ".join(shown)
+
+
+FACE_WORDS = {"w": "wheel", "wheel": "wheel", "b": "blank", "blank": "blank"}
+"""How dice typed at the terminal may be written."""
+
+
+def typed_line(text: str) -> dict[str, Any] | None:
+    """A referee line from what a player typed: ``roll w b w`` (dice rolled by hand), ``pass``
+    or ``done``; None for anything else."""
+    words = text.lower().replace(",", " ").split()
+    if words == ["pass"]:
+        return {"pass": True}
+    if words == ["done"]:
+        return {"done": True}
+    if len(words) > 1 and words[0] in ("roll", "dice"):
+        faces = [FACE_WORDS.get(word) for word in words[1:]]
+        if None not in faces:
+            return {"dice": faces}
+    return None
+
+
+INPUTS = GameInputs(
+    typed=typed_line,
+    button=lambda press: {"done": True, "seat": press.seat},
+    help="roll w b ... (dice rolled by hand: w wheel, b blank), pass, done",
+)
+"""Rollecate's inputs besides the camera: a seat's short press says its turn is done."""
+
+
+def play(players: int, first: int, app: AppContext) -> int:
+    """Referee a real table through the camera; the board rolls the dice (its roll button is
+    armed with the dice each build needs) or the players type them in."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise BadInputError(f"Rollecate is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    if not 0 <= first < players:
+        raise BadInputError(f"--first is a seat from 0 to {players - 1}")
+    opener = open_camera(app.camera)
+    with board_lights(app.board, app.say) as lights:
+        return play_at_table(players, first, app, opener, lights)
+
+
+def play_at_table(players: int, first: int, app: AppContext,
+                  opener: Callable[[], Iterable[CameraFrame]],
+                  lights: BoardLights | None) -> int:
+    """``play`` with its camera and board opened: the first settled table is the set-up."""
+    settings = {"mode": "table", "camera": app.camera, "board": app.board}
+
+    def session_for(table: dict[str, Any]) -> Session[Any]:
+        opening = {"seats": players, "first": first, **table}
+        session = Session.start("rollecate", opening, open_referee, app.journal, settings)
+        app.say(f"Rollecate: {players} seats, seat {first} starts "
+                f"(journaled as game {session.game_id})")
+        app.say(f"     railway: {railway_words(opening['railway'], opening['train'])}")
+        return session
+
+    def arm(verdict: dict[str, Any]) -> None:
+        if verdict.get("verdict") != "roll":
+            return
+        if lights is not None:
+            lights.arm_dice("wheel", int(verdict["dice"]))
+            app.say("     press the board's roll button")
+        else:
+            app.say("     type the dice: roll w b ... (w wheel, b blank)")
+
+    def make_loop(session: Session[Any]) -> TableLoop:
+        loop = _table_loop(session, app, lights)
+        loop.on_verdict = arm
+        return loop
+
+    feed = CameraFeed(Pipeline(deck="rollecate", players=players), app.web)
+    loop = play_table(session_for=session_for, make_loop=make_loop, opener=opener, feed=feed,
+                      app=app, lights=lights, live=app.camera.isdigit(),
+                      terminal=terminal_input(), inputs=INPUTS)
+    if loop is None:
+        app.say("The camera never showed a whole table: no game was started.")
+        return 1
+    scoring = loop.session.referee.referee.scoring
+    if scoring is not None:
+        app.say(describe_scoring(scoring))
+    else:
+        app.say(f"Stopped after {loop.session.turns} turns (journaled as game "
+                f"{loop.session.game_id}).")
+    return 0

@@ -1,0 +1,75 @@
+"""``conductor play rollecate``: a build seen by the camera arms the board's roll button; a
+player's press rolls the dice on the board and the referee takes them."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from host.board import BoardLink, SimulatedBoard
+from host.board.lights import BoardLights
+from host.context import AppContext
+from host.journal import Journal
+from host.rollecate.commands import play_at_table, typed_line
+from host.rollecate.demo import DemoGame
+from vision.camera import CameraFrame, RenderedCamera
+
+SEED = 3  # seat 0 builds a 4 in the first turn: four dice
+
+
+def test_a_build_arms_the_roll_button_and_the_boards_dice_go_to_the_referee(
+    tmp_path: Path,
+) -> None:
+    scenes = DemoGame(SEED, 2).scenes()[:2]  # the set-up, then the build
+    frames = list(RenderedCamera([scene.view for scene in scenes], seed=SEED))
+    out = io.StringIO()
+    journal = Journal(tmp_path / "games.sqlite")
+    app = AppContext(out=out, journal=journal, camera="table.avi", board="sim")
+    with SimulatedBoard() as sim, BoardLink.open(sim.port) as link:
+        lights = BoardLights(link)
+
+        def table_with_a_player() -> Iterator[CameraFrame]:
+            yield from frames
+            # The build stands; a player presses the roll button once the referee asks.
+            last, pressed, now = frames[-1], None, frames[-1].timestamp
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                now += 1 / 15
+                yield CameraFrame(now, last.image, last.shown)
+                time.sleep(0.02)
+                if pressed is None and "press the board's roll button" in out.getvalue():
+                    sim.press("roll", 150)
+                    pressed = time.monotonic()
+                if pressed is not None and time.monotonic() - pressed > 3:
+                    return
+
+        assert play_at_table(2, 0, app, lambda: table_with_a_player(), lights) == 0
+        lights.close()
+    said = out.getvalue()
+    game_id = journal.games()[-1].id
+    dice = [line for line in journal.standing_inputs(game_id) if "dice" in line]
+    assert len(dice) == 1 and len(dice[0]["dice"]) == 4, said
+    assert set(dice[0]["dice"]) <= {"wheel", "blank"}
+    # The referee took them: it now says where the train goes (or that she stays).
+    assert "roll 4 dice" in said and ("Rollecate" in said.split("press the board's")[-1]
+                                      or "no wheels" in said), said
+
+
+@pytest.mark.parametrize(
+    ("typed", "line"),
+    [
+        ("roll w b w", {"dice": ["wheel", "blank", "wheel"]}),
+        ("dice wheel, blank", {"dice": ["wheel", "blank"]}),
+        ("pass", {"pass": True}),
+        ("done", {"done": True}),
+        ("roll x", None),
+        ("roll", None),
+        ("hello", None),
+    ],
+)
+def test_dice_rolled_by_hand_are_typed(typed: str, line: dict[str, object] | None) -> None:
+    assert typed_line(typed) == line

@@ -1,0 +1,66 @@
+"""``conductor score rollecate PHOTO``: the final count read from a photo of every player's
+cards spread out in front of them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from host.cli import main
+from host.rollecate.cards import default_book
+from host.rollecate.scoring import score_table
+from vision.imaging import write_image
+from vision.rollecate_scene import render_final_count
+
+SEATS = [
+    ["track-1", "track-2", "track-3", "track-4", "broken-1", "chaos-2", "track-2", "track-3"],
+    ["track-4", "chaos-5", "track-1"],
+    ["broken-3", "track-1", "track-1"],
+]
+
+
+def _expected(seats: list[list[str]]) -> dict[str, object]:
+    book = default_book()
+    return score_table([[book.value(name) for name in cards] for cards in seats]).to_json()
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_photo_of_the_final_count_scores_like_the_cards_in_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int
+) -> None:
+    photo = tmp_path / "end.jpg"
+    # The railway is still on the table: linked to its start tile, it is left out.
+    write_image(photo, render_final_count(SEATS, seed, railway=["track-2", "track-4", "track-3"]))
+    assert main(["score", "rollecate", str(photo), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == _expected(SEATS), f"seed {seed}"
+    assert main(["score", "rollecate", str(photo)]) == 0
+    said = capsys.readouterr().out
+    assert "the railway (3 cards) left out" in said and said.rstrip().endswith(
+        "wins (decided by total)")
+
+
+def test_a_seat_with_no_cards_needs_the_number_of_players(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seats = [["track-3", "track-1"], [], ["track-2"], ["broken-4"]]
+    photo = tmp_path / "end.png"
+    write_image(photo, render_final_count(seats, 5))
+    assert main(["score", "rollecate", str(photo)]) == 2
+    assert "give --players" in capsys.readouterr().err
+    assert main(["score", "rollecate", str(photo), "--players", "4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == _expected(seats)
+
+
+def test_a_photo_without_the_table_markers_or_a_file_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blank = tmp_path / "blank.png"
+    write_image(blank, render_final_count([[], []], 2)[:200, :200])
+    assert main(["score", "rollecate", str(blank), "--players", "2"]) == 2
+    assert "markers" in capsys.readouterr().err
+    assert main(["score", "rollecate", str(tmp_path / "missing.jpg")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert main(["score", "express", str(blank), "--players", "2"]) == 2
+    assert "--players is for a photo" in capsys.readouterr().err
