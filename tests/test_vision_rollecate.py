@@ -21,7 +21,7 @@ from vision.rollecate_scene import (
     rollecate_layout,
 )
 from vision.rollecate_table import START_MARKER_ID, railway_centre, start_tile_centre
-from vision.rollecate_zones import rollecate_observation
+from vision.rollecate_zones import covered_piles, rollecate_observation
 from vision.scene import Look, difficulty, lay_table, photograph
 from vision.table import Placement
 from vision.train_piece import find_train
@@ -122,3 +122,23 @@ def test_a_card_is_told_from_its_top_half_when_the_train_hides_the_rest() -> Non
         height = face.shape[0]
         face[round(height * 0.52):round(height * 0.92)] = (95, 165, 215)
         assert references.identify(face_patch(face), (0.5, 0.95)).name == card.id, card.id
+
+
+def test_a_pile_card_the_recognizer_missed_is_not_read_as_an_empty_pile() -> None:
+    names = ("track-2", "track-4", "broken-3", "track-1")
+    table = RollecateObservation(names, 2, (("track-3",), ()))
+    look = Look.draw(6, difficulty("easy"))
+    image, _ = photograph(lay_rollecate(table, look, 6), 0, hands=0)
+    pipeline = Pipeline(deck="rollecate", players=2)
+    reading = pipeline.read(image)
+    assert reading.observation == table and reading.image_to_table is not None
+    # As if the pile's top card had not been found: its place still looks like a card.
+    missed = [card for card in reading.cards if card.name != "rollecate/track-3"]
+    assert covered_piles(image, reading.image_to_table, 2, missed) == {0}
+    assert covered_piles(image, reading.image_to_table, 2, reading.cards) == set()
+    corners = [card.table_corners for card in missed if card.table_corners is not None]
+    train = find_train(image, reading.image_to_table, corners)
+    assert train is not None
+    start = start_tile_centre()
+    assert rollecate_observation(missed, 2, train, start) is not None  # read as an empty pile
+    assert rollecate_observation(missed, 2, train, start, frozenset({0})) is None

@@ -116,7 +116,7 @@ class Pipeline:
 
     def read(self, frame: Image) -> FrameReading:
         """Read one BGR (or grey) frame."""
-        from vision.rollecate_zones import rollecate_observation, seat_of
+        from vision.rollecate_zones import covered_piles, rollecate_observation, seat_of
         from vision.zones import trains_observation
 
         assert self.references is not None
@@ -149,7 +149,8 @@ class Pipeline:
             start = self.table.extra.get(START_MARKER_ID)
             observation = rollecate_observation(
                 cards, self.players, train,
-                None if start is None else transform_points(to_table, start[None, :])[0])
+                None if start is None else transform_points(to_table, start[None, :])[0],
+                covered_piles(frame, to_table, self.players, cards))
         return FrameReading(tuple(cards), to_table, markers, observation)
 
     def _under_train(self, found: FoundCard, card: CardReading, train: Points,

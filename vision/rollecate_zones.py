@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.imaging import Points
+from vision.imaging import Image, Matrix, Points, grey
 from vision.observation import RollecateObservation
 from vision.pipeline import CardReading
 from vision.rollecate_table import (
@@ -26,7 +26,15 @@ from vision.rollecate_table import (
     SEAT_ZONE_MM,
     pile_centre,
 )
-from vision.table import SEAT_EDGES, TABLE_HEIGHT_MM, TABLE_WIDTH_MM, Edge, edge_direction, outward
+from vision.table import (
+    SEAT_EDGES,
+    TABLE_HEIGHT_MM,
+    TABLE_WIDTH_MM,
+    Edge,
+    edge_direction,
+    outward,
+    slot_centre,
+)
 
 DECK_PREFIX = "rollecate/"
 
@@ -46,11 +54,14 @@ def seat_of(point: Points, players: int) -> int | None:
 
 
 def rollecate_observation(cards: Sequence[CardReading], players: int, train_at: Points | None,
-                          start: Points | None) -> RollecateObservation | None:
+                          start: Points | None, covered: frozenset[int] = frozenset()
+                          ) -> RollecateObservation | None:
     """The observation the table makes, or None when some part of it cannot be read.
 
     ``train_at`` is where the train was found (``vision.train_piece``) and ``start`` the start
-    tile's centre, both in table millimetres, if they were seen.
+    tile's centre, both in table millimetres, if they were seen. ``covered``: seats whose
+    pile's place looks covered by a card (``covered_piles``): a pile read there as empty is a
+    card not found, not an empty pile.
     """
     zones: list[list[tuple[Points, str]]] = [[] for _ in range(players)]
     middle: list[tuple[Points, str, Points]] = []
@@ -79,6 +90,8 @@ def rollecate_observation(cards: Sequence[CardReading], players: int, train_at: 
                     for index, (centre, _) in enumerate(zones[seat])]
         distance, nearest = min(on_place, default=(np.inf, -1))
         pile_index = nearest if distance < PILE_REACH_MM else -1
+        if pile_index < 0 and seat in covered:
+            return None
         piles.append((zones[seat][pile_index][1],) if pile_index >= 0 else ())
         rest = sorted((float(centre @ edge_direction(edge)), name)
                       for index, (centre, name) in enumerate(zones[seat]) if index != pile_index)
@@ -166,3 +179,49 @@ def _railway_links(centres: list[Points], start: Points) -> list[int]:
         here = points[left[nearest]]
         order.append(left.pop(nearest))
     return order
+
+
+PAPER_STEP = 35.0
+"""How much lighter (grey levels) than the empty cloth beside it a pile's place must be to look
+covered by a card, and at most how much darker than the cards that were found."""
+PAPER_BOX_MM = (36.0, 56.0)
+"""The part of a pile's place compared: well inside a card lying there a little crooked."""
+
+
+def covered_piles(frame: Image, image_to_table: Matrix, players: int,
+                  cards: Sequence[CardReading]) -> frozenset[int]:
+    """Seats whose pile's place looks like a card (lighter than the cloth where no card lies,
+    nearly as light as the cards found): a pile the recognizer did not find there must not be
+    read as empty."""
+    centres = [card.table_corners.mean(axis=0) for card in cards
+               if card.table_corners is not None]
+    if not centres:
+        return frozenset()
+    # How a card lying there would look, measured the same way on cards that were found.
+    card = float(np.median([_grey_box(frame, image_to_table, centre) for centre in centres[:6]]))
+    covered = set()
+    for seat, edge in enumerate(SEAT_EDGES[players]):
+        place = pile_centre(edge)
+        if any(np.hypot(*(centre - place)) < PILE_REACH_MM for centre in centres):
+            continue  # a card was found there
+        # The cloth beside the pile, where no card was found (in play, hands are held).
+        free = next((spot for spot in (slot_centre(edge, slot) for slot in (3, 2, 4, 1))
+                     if all(np.hypot(*(centre - spot)) > 70.0 for centre in centres)), None)
+        if free is None:
+            continue
+        cloth = _grey_box(frame, image_to_table, free)
+        pile = _grey_box(frame, image_to_table, place)
+        if pile - cloth > PAPER_STEP and pile > card - PAPER_STEP:
+            covered.add(seat)
+    return frozenset(covered)
+
+
+def _grey_box(frame: Image, image_to_table: Matrix, centre: Points) -> float:
+    """Mean grey level of a ``PAPER_BOX_MM`` box round a table point."""
+    width, height = PAPER_BOX_MM
+    box_to_table = np.array([[1.0, 0, centre[0] - width / 2], [0, 1.0, centre[1] - height / 2],
+                             [0, 0, 1]])
+    to_image = np.linalg.inv(image_to_table) @ box_to_table
+    box = cv2.warpPerspective(grey(frame), to_image, (int(width), int(height)),
+                              flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP)
+    return float(np.mean(box))
