@@ -56,11 +56,13 @@ def test_printable_markers_and_deck(tmp_path: Path) -> None:
     assert (tmp_path / "markers.pdf").read_bytes().startswith(b"%PDF-1.4")
     assert main(["vision", "markers", str(tmp_path / "markers.png")]) == 0
     from vision.markers import TableFinder
+    from vision.rollecate_table import START_MARKER_ID
 
     sheet = read_image(tmp_path / "markers.png")
     finder = TableFinder()
     finder.update(sheet)
     assert finder.seen == 4  # the printed sheet is what the detector reads
+    assert START_MARKER_ID in finder.extra  # and Rollecate's start tile
     assert main(["vision", "deck", "rollecate", str(tmp_path / "faces")]) == 0
     assert len(list((tmp_path / "faces").glob("*.png"))) == len(load_deck("rollecate").cards)
 

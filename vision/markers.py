@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from vision.imaging import Image, Matrix, grey
+from vision.rollecate_table import START_MARKER_ID, START_MARKER_MM
 from vision.table import MARKER_IDS, MARKER_SIZE_MM, TABLE_HEIGHT_MM, TABLE_WIDTH_MM
 
 DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
@@ -84,36 +85,46 @@ A4_MM = (210.0, 297.0)
 
 
 def marker_sheet(px_per_mm: float = 6.0) -> Image:
-    """A printable A4 page (grey, white paper) with the four table markers and their places.
+    """A printable A4 page (grey, white paper) with the four table markers and their places,
+    and Rollecate's start tile.
 
-    Print at 100 % (each black square must measure 50 mm), cut them apart and tape marker 0 at
-    the far-left corner of the play area, then clockwise: 1 far right, 2 near right, 3 near left,
-    "near" being the camera's side.
+    Print at 100 % (each table marker's black square must measure 50 mm), cut them apart and
+    tape marker 0 at the far-left corner of the play area, then clockwise: 1 far right, 2 near
+    right, 3 near left, "near" being the camera's side. The start tile lies just before the
+    railway's first card, its arrow along the railway.
     """
     width, height = round(A4_MM[0] * px_per_mm), round(A4_MM[1] * px_per_mm)
     page = np.full((height, width), 255, np.uint8)
-    side = round(MARKER_SIZE_MM * px_per_mm)
     places = ["far left", "far right", "near right", "near left"]
-    font, ink = cv2.FONT_HERSHEY_SIMPLEX, 0
     for index, marker_id in enumerate(MARKER_IDS):
         column, row = index % 2, index // 2
-        x = round((30 + column * 95) * px_per_mm)
-        y = round((40 + row * 110) * px_per_mm)
-        page[y:y + side, x:x + side] = marker_image(marker_id, side)
-        cv2.putText(page, f"{marker_id}: {places[index]}", (x, y + side + round(10 * px_per_mm)),
-                    font, px_per_mm * 0.35, ink, max(1, round(px_per_mm / 4)), cv2.LINE_AA)
-        # A dashed cut line round each marker, leaving a white border the detector needs.
-        margin = round(10 * px_per_mm)
-        box = (x - margin, y - margin, x + side + margin, y + side + round(16 * px_per_mm))
-        for start in range(box[0], box[2], round(4 * px_per_mm)):
-            end = min(start + round(2 * px_per_mm), box[2])
-            cv2.line(page, (start, box[1]), (end, box[1]), 160, 1)
-            cv2.line(page, (start, box[3]), (end, box[3]), 160, 1)
-        for start in range(box[1], box[3], round(4 * px_per_mm)):
-            end = min(start + round(2 * px_per_mm), box[3])
-            cv2.line(page, (box[0], start), (box[0], end), 160, 1)
-            cv2.line(page, (box[2], start), (box[2], end), 160, 1)
-    cv2.putText(page, "Conductor table markers - print at 100%: each black square is 50 mm",
-                (round(15 * px_per_mm), round(20 * px_per_mm)), font, px_per_mm * 0.3, ink,
-                max(1, round(px_per_mm / 4)), cv2.LINE_AA)
+        _cut_out(page, marker_id, MARKER_SIZE_MM, (30 + column * 95, 30 + row * 95),
+                 f"{marker_id}: {places[index]}", px_per_mm)
+    _cut_out(page, START_MARKER_ID, START_MARKER_MM, (30, 220),
+             f"{START_MARKER_ID}: Rollecate start ->", px_per_mm)
+    cv2.putText(page, "Print at 100%: big squares 50 mm",
+                (round(15 * px_per_mm), round(288 * px_per_mm)), cv2.FONT_HERSHEY_SIMPLEX,
+                px_per_mm * 0.3, 0, max(1, round(px_per_mm / 4)), cv2.LINE_AA)
     return page
+
+
+def _cut_out(page: Image, marker_id: int, side_mm: float, at_mm: tuple[float, float],
+             label: str, px_per_mm: float) -> None:
+    """One marker with its label and a dashed cut line round it, leaving the white border the
+    detector needs."""
+    side = round(side_mm * px_per_mm)
+    x, y = round(at_mm[0] * px_per_mm), round(at_mm[1] * px_per_mm)
+    page[y:y + side, x:x + side] = marker_image(marker_id, side)
+    cv2.putText(page, label, (x, y + side + round(10 * px_per_mm)), cv2.FONT_HERSHEY_SIMPLEX,
+                px_per_mm * 0.35, 0, max(1, round(px_per_mm / 4)), cv2.LINE_AA)
+    margin = round(10 * px_per_mm)
+    box = (x - margin, y - margin, x + side + margin, y + side + round(16 * px_per_mm))
+    dash, step = round(2 * px_per_mm), round(4 * px_per_mm)
+    for start in range(box[0], box[2], step):
+        end = min(start + dash, box[2])
+        cv2.line(page, (start, box[1]), (end, box[1]), 160, 1)
+        cv2.line(page, (start, box[3]), (end, box[3]), 160, 1)
+    for start in range(box[1], box[3], step):
+        end = min(start + dash, box[3])
+        cv2.line(page, (box[0], start), (box[0], end), 160, 1)
+        cv2.line(page, (box[2], start), (box[2], end), 160, 1)
