@@ -163,3 +163,25 @@ def test_an_address_other_computers_reach_always_has_a_pin() -> None:
     assert Address.parse(":8080") == Address("127.0.0.1", 8080)
     with pytest.raises(ValueError, match="HOST:PORT"):
         Address.parse("localhost:http")
+
+
+def test_a_rollecate_table_shows_the_railway_the_train_and_the_piles(
+    browser: Any, view: WebView
+) -> None:
+    from host.rollecate.referee import open_referee as open_rollecate
+
+    opening = {"seats": 2, "first": 1, "railway": ["track-2", "track-4", "broken-3", "track-1"],
+               "train": 2, "discard": [["track-3", "chaos-2"], []]}
+    referee = open_rollecate(opening)
+    view.publish(snapshot(game="rollecate", title="Rollecate", turn=referee.turn(),
+                          table=referee.table(), log=GameLog(), message=None))
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(view.url)
+    page.wait_for_selector(".railway .card")
+    assert page.locator(".railway .card .number").all_inner_texts() == ["2", "4", "3", "1"]
+    assert page.get_attribute(".railway .card.train", "data-name") == "broken-3"
+    assert page.get_attribute(".seat.on-turn", "data-seat") == "1"
+    assert page.locator('.seat[data-seat="0"] .pile .card').count() == 2
+    assert page.locator('.seat[data-seat="0"] .pile .card.chaos .number').inner_text() == "2"
+    assert "discard pile empty" in page.locator('.seat[data-seat="1"]').inner_text()
+    page.close()

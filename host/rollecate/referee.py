@@ -763,13 +763,23 @@ class LineReferee:
         return self.referee.turn_indicator()
 
     def table(self) -> dict[str, Any]:
-        """The table as last confirmed, for the web view."""
-        referee = self.referee
+        """The table as last confirmed, for the web view: the railway (the train on its
+        ``train``-th card) and each seat's pile (top card last) and hand size."""
+        referee, book = self.referee, self.book
+        likely = referee.likely
+
+        def drawn(name: str) -> dict[str, Any]:
+            card = book.card(name)
+            return {"name": name, "value": card.value, "kind": card.kind.value}
+
         return {
-            "railway": list(referee.railway),
+            "kind": "rollecate",
+            "railway": [drawn(name) for name in referee.railway],
             "train": referee.train,
-            "discard": [list(pile) for pile in referee.likely.piles],
-            "held": list(referee.held),
+            "seats": [
+                {"seat": seat, "discard": [drawn(name) for name in pile], "held": held}
+                for seat, (pile, held) in enumerate(zip(likely.piles, likely.held, strict=True))
+            ],
             "draw_pile": referee.draw_left,
             "stage": referee.stage.value,
         }

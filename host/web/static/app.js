@@ -46,6 +46,47 @@ function drawTrains(table, turn) {
   return root;
 }
 
+function trackCard(c, extra) {
+  const node = el("div", "card track " + c.kind + (extra ? " " + extra : ""));
+  node.dataset.name = c.name;
+  node.append(el("div", "number", String(c.value)));
+  if (c.kind !== "track") node.append(el("div", "ability", c.kind));
+  return node;
+}
+
+function drawRollecate(table, turn) {
+  const root = el("div");
+  const railway = el("div", "railway");
+  railway.append(el("div", "seat-name", "Railway from its start · draw pile: " + table.draw_pile + " cards"));
+  const cards = el("div", "cards");
+  table.railway.forEach((c, i) => cards.append(trackCard(c, i === table.train ? "train" : "")));
+  railway.append(cards);
+  root.append(railway);
+  const winners = new Set(turn.winners || []);
+  for (const seat of table.seats) {
+    const box = el("div", "seat");
+    box.dataset.seat = seat.seat;
+    if (turn.on_turn === seat.seat) box.classList.add("on-turn");
+    if (winners.has(seat.seat)) box.classList.add("winner");
+    const name = el("div", "seat-name");
+    name.append(el("span", "", "Seat " + seat.seat + " · " + seat.held + " in hand"));
+    name.append(el("span", "", winners.has(seat.seat) ? "winner" : turn.on_turn === seat.seat ? "to play" : ""));
+    box.append(name);
+    const pile = el("div", "cards pile");
+    if (seat.discard.length === 0) pile.append(el("div", "empty", "discard pile empty"));
+    seat.discard.forEach((c) => pile.append(trackCard(c)));
+    box.append(pile);
+    root.append(box);
+  }
+  return root;
+}
+
+function drawTable(table, turn) {
+  if (table && table.kind === "trains") return drawTrains(table, turn);
+  if (table && table.kind === "rollecate") return drawRollecate(table, turn);
+  return el("pre", "raw", JSON.stringify(table, null, 2));
+}
+
 function render(state) {
   if (!state || !state.game) return;
   document.title = "Conductor — " + state.title;
@@ -65,8 +106,7 @@ function render(state) {
     message.hidden = true;
   }
   const table = $("table");
-  table.replaceChildren(state.table && state.table.kind === "trains" ? drawTrains(state.table, turn)
-    : el("pre", "raw", JSON.stringify(state.table, null, 2)));
+  table.replaceChildren(drawTable(state.table, turn));
   const log = $("log");
   log.replaceChildren(...(state.log || []).slice().reverse().map((entry) => {
     const item = el("li", entry.verdict || "", entry.text);
