@@ -15,7 +15,7 @@ complete; ``next`` plays), ``illegal`` (``reason``; the table should be put back
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
@@ -24,6 +24,7 @@ from typing import Any
 from host.errors import BadInputError
 from host.jsonl import read_json_lines
 from host.rollecate.belief import (
+    MAX_STEPS,
     Step,
     World,
     Worlds,
@@ -198,6 +199,9 @@ class Referee:
     chaos: frozenset[Step] = frozenset()
     """During a chaos discard: every world the views allow (unseen and hands as before it),
     with the chaos cards not yet seen on a pile."""
+    guessed: set[int] = field(default_factory=set)
+    """Seats whose pile the referee could not follow every way (too many possibilities):
+    their final count says it may be wrong."""
     maybe_finished: Worlds | None = None
     """Worlds in which the turn may be finished or half-way: the player's ``done`` decides."""
     winners: tuple[int, ...] = ()
@@ -445,10 +449,9 @@ class Referee:
                 "cards may go on it (and only when there is no build or pass)"
             )
         self.chaos = steps
-        self.worlds = pruned(
-            (replace(world, unseen=left).with_held(seat, len(left) - len(world.unseen))
-             for world, left in steps),
-            self.book.value,
+        self.worlds = self._keep(
+            replace(world, unseen=left).with_held(seat, len(left) - len(world.unseen))
+            for world, left in steps
         )
         return self._waiting(self._chaos_prompt())
 
@@ -502,6 +505,8 @@ class Referee:
         # seen spread out pins down any number of cards.
         most = CARDS_BETWEEN_VIEWS if len(pile_view) <= 1 else None
         states = advance(self.owed, self.seat, pile_view, value, most)
+        if not states or len(states) >= MAX_STEPS:
+            self.guessed.add(self.seat)  # some ways through the discard were not followed
         if not states:
             # More cards went down than the camera saw one by one: explain the pile from the
             # start of the discard, all at once, in the likeliest world (a bounded search).
@@ -537,7 +542,7 @@ class Referee:
 
     def _finish(self, settlement: _Settlement, worlds: Worlds) -> Verdict:
         self.railway, self.train = settlement.railway, settlement.train
-        self.worlds = pruned(worlds, self.book.value)
+        self.worlds = self._keep(worlds)
         return self._end_turn(settlement.move, self._settle_instructions(settlement))
 
     def _settle_instructions(self, settlement: _Settlement) -> tuple[str, ...]:
@@ -647,7 +652,7 @@ class Referee:
         for seat, pile in enumerate(likely.piles):
             keys = {score_seat(seat, [self.book.value(name) for name in world.piles[seat]]).key
                     for world in worlds}
-            if len(keys) > 1:
+            if len(keys) > 1 or seat in self.guessed:
                 # Never a silent guess: say what was assumed, so the players can check it.
                 said.append(
                     f"the camera did not see all of seat {seat}'s discard pile: counted as "
@@ -699,6 +704,17 @@ class Referee:
     def _illegal(self, reason: str, said: tuple[str, ...] = ()) -> Verdict:
         on_turn = self.seat if self.stage not in (Stage.END, Stage.DONE) else None
         return Verdict("illegal", on_turn, on_turn, reason=reason, instructions=said)
+
+    def _keep(self, worlds: Iterable[World]) -> Worlds:
+        """The worlds the referee can afford to keep; seats whose piles differ among the
+        worlds let go are marked as guessed, so the final count says so."""
+        every = frozenset(worlds)
+        kept = pruned(every, self.book.value)
+        if len(kept) < len(every):
+            for seat in range(self.seats):
+                if len({world.piles[seat] for world in every}) > 1:
+                    self.guessed.add(seat)
+        return kept
 
     def _shows(self, view: TableView, railway: tuple[str, ...], train: int) -> bool:
         pile_view = view.discard[self.seat] if view.discard is not None else None

@@ -20,18 +20,24 @@ function card(c) {
   return node;
 }
 
+// A seat's box, headed with its name and whether it is to play or has won.
+function seatBox(seat, label, turn) {
+  const winners = new Set(turn.winners || []);
+  const box = el("div", "seat");
+  box.dataset.seat = seat;
+  if (turn.on_turn === seat) box.classList.add("on-turn");
+  if (winners.has(seat)) box.classList.add("winner");
+  const name = el("div", "seat-name");
+  name.append(el("span", "", label));
+  name.append(el("span", "", winners.has(seat) ? "winner" : turn.on_turn === seat ? "to play" : ""));
+  box.append(name);
+  return box;
+}
+
 function drawTrains(table, turn) {
   const root = el("div");
-  const winners = new Set(turn.winners || []);
   for (const seat of table.seats) {
-    const box = el("div", "seat");
-    box.dataset.seat = seat.seat;
-    if (turn.on_turn === seat.seat) box.classList.add("on-turn");
-    if (winners.has(seat.seat)) box.classList.add("winner");
-    const name = el("div", "seat-name");
-    name.append(el("span", "", "Seat " + seat.seat));
-    name.append(el("span", "", winners.has(seat.seat) ? "winner" : turn.on_turn === seat.seat ? "to play" : ""));
-    box.append(name);
+    const box = seatBox(seat.seat, "Seat " + seat.seat, turn);
     const cards = el("div", "cards");
     seat.cards.forEach((c) => cards.append(card(c)));
     box.append(cards);
@@ -62,16 +68,8 @@ function drawRollecate(table, turn) {
   table.railway.forEach((c, i) => cards.append(trackCard(c, i === table.train ? "train" : "")));
   railway.append(cards);
   root.append(railway);
-  const winners = new Set(turn.winners || []);
   for (const seat of table.seats) {
-    const box = el("div", "seat");
-    box.dataset.seat = seat.seat;
-    if (turn.on_turn === seat.seat) box.classList.add("on-turn");
-    if (winners.has(seat.seat)) box.classList.add("winner");
-    const name = el("div", "seat-name");
-    name.append(el("span", "", "Seat " + seat.seat + " · " + seat.held + " in hand"));
-    name.append(el("span", "", winners.has(seat.seat) ? "winner" : turn.on_turn === seat.seat ? "to play" : ""));
-    box.append(name);
+    const box = seatBox(seat.seat, "Seat " + seat.seat + " · " + seat.held + " in hand", turn);
     const pile = el("div", "cards pile");
     if (seat.discard.length === 0) pile.append(el("div", "empty", "discard pile empty"));
     seat.discard.forEach((c) => pile.append(trackCard(c)));
