@@ -8,13 +8,16 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import cv2
 import pytest
 
 from host.board import BoardLink, SimulatedBoard
 from host.board.lights import BoardLights
+from host.cli import main
 from host.context import AppContext
 from host.journal import Journal
-from host.rollecate.commands import play_at_table, typed_line
+from host.play import open_camera
+from host.rollecate.commands import play_at_table, resume, typed_line
 from host.rollecate.demo import DemoGame
 from vision.camera import CameraFrame, RenderedCamera
 
@@ -73,3 +76,35 @@ def test_a_build_arms_the_roll_button_and_the_boards_dice_go_to_the_referee(
 )
 def test_dice_rolled_by_hand_are_typed(typed: str, line: dict[str, object] | None) -> None:
     assert typed_line(typed) == line
+
+
+def test_a_table_game_cut_off_before_its_dice_resumes_asking_for_them(tmp_path: Path) -> None:
+    scenes = DemoGame(SEED, 2).scenes()[:2]  # the set-up, then the build
+    camera = RenderedCamera([scene.view for scene in scenes], seed=SEED)
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), camera.fps, (1280, 720))
+    for frame in camera:
+        writer.write(frame.image)
+    writer.release()
+    db = tmp_path / "games.sqlite"
+    out = io.StringIO()
+    with Journal(db) as journal:
+        app = AppContext(out=out, journal=journal, camera=str(video), board="none")
+        # The game is played until the build stands; then the app is gone (the video ends).
+        assert play_at_table(2, 0, app, open_camera(str(video)), None) == 0
+        game_id = journal.games()[-1].id
+    assert "roll 4 dice" in out.getvalue() and "type the dice" in out.getvalue()
+    again = io.StringIO()
+    with Journal(db) as journal:
+        app = AppContext(out=again, journal=journal, camera=str(video), board="none")
+        assert resume(game_id, app) == 0
+    said = again.getvalue()
+    assert f"Resuming game {game_id} after 0 turns" in said
+    assert "type the dice" in said.split("Resuming")[1], said  # the build's dice are still due
+
+
+def test_a_demo_game_is_not_resumed_at_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "rollecate", "--seed", "2", "--camera", "none", "--board", "none"]) == 0
+    capsys.readouterr()
+    assert main(["resume", "1"]) == 2
+    assert "conductor demo rollecate --seed 2" in capsys.readouterr().err

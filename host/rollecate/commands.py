@@ -235,10 +235,26 @@ def play(players: int, first: int, app: AppContext) -> int:
         return play_at_table(players, first, app, opener, lights)
 
 
+def resume(game_id: int, app: AppContext) -> int:
+    """Continue a game played at a real table from its last journaled input (after a crash or
+    an unplugged cable), with the camera and board it was played with."""
+    settings = app.journal.summary(game_id).settings
+    if settings.get("mode") != "table":
+        raise BadInputError(f"game {game_id} was a demo: run conductor demo rollecate --seed "
+                            f"{settings.get('seed')} again")
+    session = Session.resume(app.journal, game_id, open_referee)
+    players = session.referee.referee.seats
+    app.say(f"Resuming game {game_id} after {session.turns} turns: put the table as shown")
+    opener = open_camera(app.camera)
+    with board_lights(app.board, app.say) as lights:
+        return play_at_table(players, 0, app, opener, lights, resumed=session)
+
+
 def play_at_table(players: int, first: int, app: AppContext,
                   opener: Callable[[], Iterable[CameraFrame]],
-                  lights: BoardLights | None) -> int:
-    """``play`` with its camera and board opened: the first settled table is the set-up."""
+                  lights: BoardLights | None, resumed: Session[Any] | None = None) -> int:
+    """``play`` with its camera and board opened: the first settled table is the set-up
+    (unless a ``resumed`` game goes on from its journal)."""
     settings = {"mode": "table", "camera": app.camera, "board": app.board}
 
     def session_for(table: dict[str, Any]) -> Session[Any]:
@@ -263,10 +279,13 @@ def play_at_table(players: int, first: int, app: AppContext,
         loop.on_verdict = arm
         return loop
 
+    if resumed is not None and resumed.referee.referee.dice_wanted:
+        arm({"verdict": "roll", "dice": resumed.referee.referee.dice_wanted})  # still due
+
     feed = CameraFeed(Pipeline(deck="rollecate", players=players), app.web)
     loop = play_table(session_for=session_for, make_loop=make_loop, opener=opener, feed=feed,
                       app=app, lights=lights, live=app.camera.isdigit(),
-                      terminal=terminal_input(), inputs=INPUTS)
+                      terminal=terminal_input(), resumed=resumed, inputs=INPUTS)
     if loop is None:
         app.say("The camera never showed a whole table: no game was started.")
         return 1
