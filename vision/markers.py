@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.imaging import Image, Matrix, grey
+from vision.imaging import Image, Matrix, Points, grey, transform_points
 from vision.rollecate_table import START_MARKER_ID, START_MARKER_MM
 from vision.table import MARKER_IDS, MARKER_SIZE_MM, TABLE_HEIGHT_MM, TABLE_WIDTH_MM
 
@@ -55,6 +55,14 @@ class TableFinder:
         parameters.adaptiveThreshWinSizeMax = 15
         parameters.adaptiveThreshWinSizeStep = 10
         self._detector = cv2.aruco.ArucoDetector(DICTIONARY, parameters)
+
+    def on_table(self, marker_id: int) -> Points | None:
+        """Where another marker (a game's tile) was last seen, in table millimetres; None if
+        it was not seen or the table is not found."""
+        seen = self.extra.get(marker_id)
+        if seen is None or self.homography is None:
+            return None
+        return np.asarray(transform_points(self.homography, seen[None, :])[0], np.float64)
 
     def update(self, frame: Image) -> Matrix | None:
         """Look for the markers in ``frame``; return the homography to use for it (maybe old).

@@ -146,10 +146,8 @@ class Pipeline:
             if train is not None:
                 cards = [self._under_train(found, card, train, to_table)
                          for (found, _), card in zip(seen, cards, strict=True)]
-            start = self.table.extra.get(START_MARKER_ID)
             observation = rollecate_observation(
-                cards, self.players, train,
-                None if start is None else transform_points(to_table, start[None, :])[0],
+                cards, self.players, train, self.table.on_table(START_MARKER_ID),
                 covered_piles(frame, to_table, self.players, cards))
         return FrameReading(tuple(cards), to_table, markers, observation)
 
@@ -159,10 +157,10 @@ class Pipeline:
 
         The train stands on the rails, across the card, so it hides a band of rows.
         """
+        from vision.rollecate_zones import lies_on
+
         assert self.references is not None
-        if card.table_corners is None or cv2.pointPolygonTest(
-                card.table_corners.astype(np.float32), (float(train[0]), float(train[1])),
-                False) < 0:
+        if card.table_corners is None or not lies_on(train, card.table_corners):
             return card
         to_window = np.linalg.inv(window_to_image(found.window)) @ np.linalg.inv(to_table)
         row = float(transform_points(to_window, train[None, :])[0, 1]) / WINDOW_HEIGHT_MM

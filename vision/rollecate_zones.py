@@ -109,13 +109,15 @@ def _railway_order(centres: list[Points], start: Points | None) -> list[int] | N
     return order if len(order) == len(centres) else None
 
 
+def lies_on(point: Points, corners: Points) -> bool:
+    """True if a table point lies on the card with these corners (its edge included)."""
+    return cv2.pointPolygonTest(corners.astype(np.float32), (float(point[0]), float(point[1])),
+                                False) >= 0
+
+
 def _card_under(point: Points, cards: list[Points]) -> int | None:
     """The position of the card whose outline holds ``point``."""
-    for index, corners in enumerate(cards):
-        if cv2.pointPolygonTest(corners.astype(np.float32), (float(point[0]), float(point[1])),
-                                False) >= 0:
-            return index
-    return None
+    return next((index for index, corners in enumerate(cards) if lies_on(point, corners)), None)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from host.context import AppContext
 from host.errors import BadInputError
 from host.play import GameInputs, open_camera, play_table, terminal_input
 from host.rollecate.cards import Kind, default_book
-from host.rollecate.demo import DemoGame, Scene, is_event
+from host.rollecate.demo import DemoGame, Scene
+from host.rollecate.observation import is_event
 from host.rollecate.referee import judge_file, open_referee
 from host.rollecate.rules import MAX_PLAYERS, MIN_PLAYERS, TIE_BREAK_VALUES
 from host.rollecate.scoring import Scoring, score_table
@@ -23,7 +24,7 @@ from host.rollecate.words import plural
 from host.session import Session
 from host.table_loop import BoardInput, TableLoop, TableSeen
 from vision.camera import CameraFrame, RenderedCamera
-from vision.imaging import read_image, transform_points
+from vision.imaging import read_image
 from vision.pipeline import Pipeline
 from vision.rollecate_table import START_MARKER_ID
 from vision.rollecate_zones import spread_cards
@@ -57,9 +58,7 @@ def photo_table(path: Path, players: int | None, out: TextIO | None) -> list[tup
     reading = pipeline.read(read_image(path))
     if reading.image_to_table is None:
         raise BadInputError(f"{path}: the table markers are not in the photo")
-    start = pipeline.table.extra.get(START_MARKER_ID)
-    start_mm = None if start is None else transform_points(reading.image_to_table, start[None])[0]
-    spread = spread_cards(reading.cards, start_mm, players)
+    spread = spread_cards(reading.cards, pipeline.table.on_table(START_MARKER_ID), players)
     if spread is None:
         raise BadInputError(f"{path}: cannot tell the seats apart (give --players, and keep "
                             "each player's cards in front of them)")

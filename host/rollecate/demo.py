@@ -13,17 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from host.rollecate.bots import simple_policy
+from host.rollecate.observation import is_event
 from host.rollecate.state import GameState
 from host.rollecate.transcript import table_lines
 from vision.observation import RollecateObservation
-
-EVENT_KEYS = ("dice", "pass", "done")
-"""Lines of a referee file that are board (or button) events, not observations."""
-
-
-def is_event(line: Mapping[str, Any]) -> bool:
-    """True for a dice roll, a pass or a seat button's press; False for an observation."""
-    return any(key in line for key in EVENT_KEYS)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,9 @@ Cards are given by name or by value (a value stands for the regular track card).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from host.errors import BadInputError
 from host.rollecate.cards import CardBook
@@ -63,6 +65,15 @@ class DoneEvent:
 
 
 Event = TableView | DiceEvent | PassEvent | DoneEvent
+
+
+EVENT_KEYS = ("dice", "pass", "done")
+"""Lines of a referee file that are board (or button) events, not observations."""
+
+
+def is_event(line: Mapping[str, Any]) -> bool:
+    """True for a dice roll, a pass or a seat button's press; False for an observation."""
+    return any(key in line for key in EVENT_KEYS)
 
 
 def parse_event(data: object, book: CardBook, seats: int | None) -> Event:

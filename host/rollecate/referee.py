@@ -194,8 +194,6 @@ class Referee:
     owed: frozenset[Step] = frozenset()
     """During a settlement: every world the player may have reached, with the owed cards
     not yet down."""
-    likely_before: World | None = None
-    """During a settlement: the likeliest world when it began."""
     chaos: frozenset[Step] = frozenset()
     """During a chaos discard: every world the views allow (unseen and hands as before it),
     with the chaos cards not yet seen on a pile."""
@@ -509,9 +507,9 @@ class Referee:
             self.guessed.add(self.seat)  # some ways through the discard were not followed
         if not states:
             # More cards went down than the camera saw one by one: explain the pile from the
-            # start of the discard, all at once, in the likeliest world (a bounded search).
-            before = self.likely_before or self.likely
-            states = advance([(before, tuple(sorted(settlement.penalty)))], self.seat,
+            # start of the discard, all at once, in the likeliest world (a bounded search);
+            # ``worlds`` still holds the piles as they were before the discard.
+            states = advance([(self.likely, tuple(sorted(settlement.penalty)))], self.seat,
                              pile_view, value)
         if not states:
             return self._illegal(
@@ -538,7 +536,6 @@ class Referee:
         self.stage, self.settlement = Stage.SETTLE, settlement
         owed = tuple(sorted(settlement.penalty))
         self.owed = frozenset((world, owed) for world in self.worlds)
-        self.likely_before = self.likely
 
     def _finish(self, settlement: _Settlement, worlds: Worlds) -> Verdict:
         self.railway, self.train = settlement.railway, settlement.train
