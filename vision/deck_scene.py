@@ -9,6 +9,8 @@ ground-truthed as hidden) and loose cards at any angle in the middle. Faces come
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from vision.imaging import Image
@@ -56,7 +58,7 @@ def spread_layout(deck: StyledDeck, seed: int) -> list[LaidCard]:
         start = int(rng.integers(0, len(names) - 4))
         run = names[start:start + 4]
         order = run + [name for name in order if name not in run]
-    taken = iter(order * 2)
+    taken = itertools.cycle(order)
     laid: list[LaidCard] = []
     bottom = int(rng.integers(5, 8))
     laid += _line([next(taken) for _ in range(bottom)],

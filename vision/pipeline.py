@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.deck_reader import DeckReader
 from vision.detect import FoundCard, find_cards, window_to_image
 from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM, WINDOW_HEIGHT_MM
 from vision.identify import Identity, References, rendered_references
 from vision.imaging import Image, Matrix, Points, grey, transform_points
 from vision.markers import TableFinder
 from vision.observation import TableObservation
+from vision.recognize import CardReferences
 from vision.rollecate_table import START_MARKER_ID, TRAIN_SIZE_MM
 from vision.train_piece import find_train
 
@@ -97,8 +99,9 @@ class Pipeline:
 
     deck: str = "trains"
     """Deck the cards come from."""
-    references: References | None = None
-    """Enrolled references; by default Conductor's own rendered faces of ``deck``."""
+    references: References | CardReferences | None = None
+    """Enrolled references: our framed faces' windows (``References``; by default Conductor's
+    own rendered faces of ``deck``) or any deck's whole faces (``CardReferences``)."""
     players: int | None = None
     """Number of seats for the zones (None: infer; Rollecate's zones need it)."""
     marker_every: int = 3
@@ -110,9 +113,14 @@ class Pipeline:
     _seen: list[tuple[FoundCard, Identity]] = field(default_factory=list, repr=False)
     """Last frame's cards, so a card lying still is not identified afresh every frame."""
 
+    _deck_reader: DeckReader | None = field(default=None, repr=False)
+    """Finds and names cards by their outline, for whole-face references."""
+
     def __post_init__(self) -> None:
         if self.references is None:
             self.references = rendered_references(self.deck)
+        if isinstance(self.references, CardReferences):
+            self._deck_reader = DeckReader(self.references)
 
     def read(self, frame: Image) -> FrameReading:
         """Read one BGR (or grey) frame."""
@@ -129,7 +137,12 @@ class Pipeline:
         grey_frame = grey(frame)
         cards = []
         seen = []
-        for found in find_cards(grey_frame, to_table):
+        if self._deck_reader is not None:
+            cards = [CardReading(card.reading.name, card.reading.confidence, card.corners,
+                                 card.table_corners)
+                     for card in self._deck_reader.read(frame, to_table)]
+        for found in find_cards(grey_frame, to_table) if self._deck_reader is None else ():
+            assert isinstance(self.references, References)
             identity = self._remembered(found) or self.references.identify(found.patch)
             seen.append((found, identity))
             corners = found.card_corners(identity.turned)
@@ -143,7 +156,7 @@ class Pipeline:
             train = find_train(frame, to_table, [
                 card.table_corners for card in cards if card.table_corners is not None
                 and seat_of(card.table_corners.mean(axis=0), self.players) is None])
-            if train is not None:
+            if train is not None and seen:
                 cards = [self._under_train(found, card, train, to_table)
                          for (found, _), card in zip(seen, cards, strict=True)]
             observation = rollecate_observation(
@@ -159,7 +172,7 @@ class Pipeline:
         """
         from vision.rollecate_zones import lies_on
 
-        assert self.references is not None
+        assert isinstance(self.references, References)
         if card.table_corners is None or not lies_on(train, card.table_corners):
             return card
         to_window = np.linalg.inv(window_to_image(found.window)) @ np.linalg.inv(to_table)

@@ -1,0 +1,109 @@
+"""Reading the cards of any enrolled deck in a frame: outlines found (``vision.outline``), then
+named from their whole faces (``vision.recognize``), frame after frame.
+
+A card lying still keeps its name without being read again: its outline has not moved (1.5 mm,
+1.5 degrees) and its pixels have not changed (as ``vision.pipeline`` decides for our framed
+cards). An outline that matches no enrolled card at all (``CARD_SCORE``) is not a card: a
+cloth's pattern or a hand's edge that happened to look like a card's outline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from vision.imaging import Image, Matrix, Points, transform_points
+from vision.outline import Outline, OutlineFinder, raw_outlines
+from vision.recognize import CARD_SCORE, CardReferences, Reading
+
+STILL_MM = 1.5
+"""A card whose outline moved less than this since the last frame has not moved."""
+STILL_DEGREES = 1.5
+"""...nor turned more than this."""
+STILL_GREY = 6.0
+"""Mean grey-level change of a card's pixels below which it shows the same card."""
+STILL_PEAK = 25.0
+"""...and the change of its most changed spots (99.5th percentile after a 3 x 3 blur), below
+which no stroke appeared or vanished (a number changed in a corner)."""
+STILL_PX_PER_MM = 1.0
+"""Resolution of the picture kept to see whether a card changed."""
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    """A card read in a frame."""
+
+    reading: Reading
+    """Its name (or None), confidence and way round."""
+    corners: Points
+    """Its own corners in image pixels (top-left first, by its name's way round)."""
+    table_corners: Points | None
+    """The same in table millimetres, when the table is known."""
+    outline: Outline | None = field(default=None, repr=False)
+    """The outline it was found as (None on the raw view)."""
+    look: Image | None = field(default=None, repr=False)
+    """Its grey picture at ``STILL_PX_PER_MM``, to see whether it changed."""
+
+
+@dataclass
+class DeckReader:
+    """Finds and names the cards of one enrolled deck, frame after frame."""
+
+    references: CardReferences
+    """The enrolled faces."""
+    finder: OutlineFinder = field(init=False)
+    _last: list[SeenCard] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self.finder = OutlineFinder(self.references.card_mm)
+
+    def read(self, frame: Image, image_to_table: Matrix | None) -> list[SeenCard]:
+        """Every card in a BGR frame (``image_to_table``: the table's homography, if known)."""
+        colour = frame if frame.ndim == 3 else np.asarray(
+            cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR), np.uint8)
+        cards: list[SeenCard] = []
+        if image_to_table is None:
+            for corners in raw_outlines(colour, self.references.card_mm):
+                reading = self.references.read(colour, corners)
+                if reading.score >= CARD_SCORE:
+                    cards.append(SeenCard(reading, _turn(reading.corners, reading.turned), None))
+            self._last = []
+            return cards
+        to_image = np.linalg.inv(image_to_table)
+        for outline in self.finder.find(colour, image_to_table):
+            corners = transform_points(to_image, outline.corners)
+            look = cv2.cvtColor(self.references.sample(colour, corners, STILL_PX_PER_MM),
+                                cv2.COLOR_BGR2GRAY)
+            reading = self._remembered(outline, look) or self.references.read(colour, corners)
+            if reading.score < CARD_SCORE:
+                continue
+            placed = reading.corners
+            cards.append(SeenCard(reading, _turn(placed, reading.turned),
+                                  _turn(transform_points(image_to_table, placed), reading.turned),
+                                  outline, look))
+        self._last = cards
+        return cards
+
+    def _remembered(self, outline: Outline, look: Image) -> Reading | None:
+        for card in self._last:
+            before = card.outline
+            if before is None or card.look is None:
+                continue
+            moved = float(np.hypot(*np.subtract(outline.centre, before.centre)))
+            turned = abs((outline.degrees - before.degrees + 90.0) % 180.0 - 90.0)
+            if moved > STILL_MM or turned > STILL_DEGREES or card.look.shape != look.shape:
+                continue
+            change = cv2.absdiff(card.look, look)
+            peak = float(np.percentile(cv2.blur(change, (3, 3)), 99.5))
+            if float(change.mean()) <= STILL_GREY and peak <= STILL_PEAK:
+                # An outline's corners start from its turn modulo 180 degrees: across 0/180
+                # they start at the other end.
+                wrapped = abs(outline.degrees - before.degrees) > 90.0
+                return replace(card.reading, turned=card.reading.turned != wrapped)
+        return None
+
+
+def _turn(corners: Points, turned: bool) -> Points:
+    return np.roll(corners, 2, axis=0) if turned else corners
