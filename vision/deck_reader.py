@@ -71,11 +71,11 @@ class DeckReader:
                     cards.append(SeenCard(reading, _turn(reading.corners, reading.turned), None))
             self._last = []
             return cards
-        to_image = np.linalg.inv(image_to_table)
+        to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
         for outline in self.finder.find(colour, image_to_table):
             corners = transform_points(to_image, outline.corners)
-            look = cv2.cvtColor(self.references.sample(colour, corners, STILL_PX_PER_MM),
-                                cv2.COLOR_BGR2GRAY)
+            look = np.asarray(cv2.cvtColor(self.references.sample(
+                colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
             reading = self._remembered(outline, look) or self.references.read(colour, corners)
             if reading.score < CARD_SCORE:
                 continue

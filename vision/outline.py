@@ -140,15 +140,16 @@ class OutlineFinder:
         """Every card outline on the table, most complete first."""
         view = self.view(frame, image_to_table)
         gx, gy = _colour_gradient(view)
-        magnitude = cv2.magnitude(gx, gy)
+        magnitude = np.asarray(cv2.magnitude(gx, gy), np.float32)
         edges = magnitude > EDGE_STRENGTH
         peaks = self._peaks(gx, gy, magnitude, edges)
-        angles = np.degrees(np.arctan2(gy, gx)) % 90.0
+        angles = np.asarray(np.degrees(np.arctan2(gy, gx)) % 90.0, np.float32)
         scale = TOPDOWN_PX_PER_MM
         starts = [(peak, degrees) for peak in peaks
                   for degrees in self._angles(peak, angles, magnitude, edges)]
         found: list[Outline] = []
-        for (cx, cy), turn, support in self._refine(cv2.merge([gx, gy]), starts):
+        gradient = np.asarray(cv2.merge([gx, gy]), np.float32)
+        for (cx, cy), turn, support in self._refine(gradient, starts):
             centre = (cx / scale - REACH_MM, cy / scale - REACH_MM)
             found.append(Outline(centre, turn % 180.0, support,
                                  card_corners_mm(centre, turn % 180.0, self.card_mm)))
@@ -240,7 +241,7 @@ class OutlineFinder:
         offsets = np.array([-1.0, 0.0, 1.0])
         dx, dy, dt = (grid.ravel() for grid in np.meshgrid(offsets, offsets, offsets,
                                                            indexing="ij"))
-        support = np.zeros(len(centres))
+        support: Floats = np.zeros(len(centres), np.float32)
         for step, (step_mm, step_degrees) in enumerate(REFINE_STEPS):
             count = len(centres)
             trial_centres = (centres[:, None, :] + np.stack([dx, dy], axis=1)[None]
@@ -289,8 +290,8 @@ def _colour_gradient(view: Image) -> tuple[Floats, Floats]:
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
     energy = gx * gx + gy * gy
     channel = np.argmax(energy, axis=2)[..., None]
-    return (np.take_along_axis(gx, channel, axis=2)[..., 0],
-            np.take_along_axis(gy, channel, axis=2)[..., 0])
+    return (np.asarray(np.take_along_axis(gx, channel, axis=2)[..., 0], np.float32),
+            np.asarray(np.take_along_axis(gy, channel, axis=2)[..., 0], np.float32))
 
 
 def _without_overlaps(found: list[Outline], card_mm: tuple[float, float]) -> list[Outline]:

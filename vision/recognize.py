@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from host.errors import BadInputError
+from vision.identify import References
 from vision.imaging import Image, Points
 
 REF_PX_PER_MM = 2.0
@@ -49,12 +50,15 @@ MIN_SCORE = 0.5
 """Fine correlation below which a card matches nothing enrolled (named None)."""
 CARD_SCORE = 0.25
 """Fine correlation below which an outline is not a card of this deck at all (a ghost)."""
-MIN_BALANCE = 0.2
+MIN_BALANCE = 0.25
 """How far towards the best reference, from halfway to a rival's (0) to the best itself
 (0.5), a card must lie to be named. The confidence is twice this."""
 TWIN_ALIKE = 0.6
 """Fine correlation of two references above which they are near twins, told apart only in the
 region where they differ."""
+TWIN_SCORE_SPREAD = 0.12
+"""Candidates whose fine score is within this of the best are all tried as the best (near
+twins score alike on the whole card)."""
 TWIN_REGION_SHARE = 0.35
 """A near-twin region: where the references differ by at least this share of their largest
 difference (smoothed), grown by a millimetre."""
@@ -64,7 +68,7 @@ Box = tuple[int, int, int, int]
 """x0, y0, x1, y1 in reference pixels."""
 
 
-def _band_pass(image: Image | Floats, sigma: float) -> Floats:
+def _band_pass(image: npt.NDArray[np.generic], sigma: float) -> Floats:
     picture = np.asarray(image, np.float32)
     return np.asarray(cv2.GaussianBlur(picture, (0, 0), 0.7) - cv2.GaussianBlur(picture, (0, 0),
                                                                                sigma), np.float32)
@@ -128,12 +132,14 @@ class CardReferences:
         self.faces = np.stack(stored)
         self._thumbs = np.stack([_thumb(face) for face in self.faces])
         self._fine = [self._fine_map(face, REF_PX_PER_MM) for face in self.faces]
-        self._sharp = [_band_pass(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), 3.0)
-                       for face in self.faces]
+        self._grey = [cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+                      for face in self.faces]
+        self._sharp = [_band_pass(grey, 3.0) for grey in self._grey]
         fine = np.stack([_unit(m.ravel()) for m in self._fine])
         turned = np.stack([_unit(m[::-1, ::-1].ravel()) for m in self._fine])
         self._alike = np.stack([fine @ fine.T, fine @ turned.T])
         self._regions: dict[tuple[int, int, bool], list[Box] | None] = {}
+        self._blur_cache: dict[tuple[int, bool, Box, float], Floats] = {}
 
     def _size(self, px_per_mm: float) -> tuple[int, int]:
         return round(self.card_mm[0] * px_per_mm), round(self.card_mm[1] * px_per_mm)
@@ -195,19 +201,40 @@ class CardReferences:
             if score > scored.get(name, (-2.0, 0, False))[0]:
                 scored[name] = (score, reference, turned)
         ranked = sorted(scored.values(), reverse=True)
-        score, best, turned = ranked[0]
-        balance = 0.5
-        for other_score, other, other_turned in ranked[1:]:
-            flip = other_turned != turned
-            region = self._region(best, other, flip)
-            if region is None:
-                alike = float(self._alike[int(flip), best, other])
-                part = (score - other_score) / max(2 * (1 - alike), 1e-3)
-            else:
-                part = self._twin_balance(frame, ways[turned], best, other, flip, region)
-            balance = min(balance, part)
-        confidence = float(np.clip(balance * 2, 0.0, 1.0))
-        named = score >= MIN_SCORE and balance >= MIN_BALANCE
+        scale = float(np.hypot(*(corners[1] - corners[0]))) / self.card_mm[0]
+        seen: dict[tuple[bool, Box], Floats] = {}
+        # Near twins score alike on the whole card: of the candidates, the one that beats
+        # every rival by the most where they differ is the best. Its rivals are the other
+        # candidates and every near twin it has, shortlisted or not.
+        best_balance, choice = -1.0, ranked[0]
+        for candidate in ranked:
+            score, best, turned = candidate
+            if score < ranked[0][0] - TWIN_SCORE_SPREAD:
+                break
+            rivals = {(other, other_turned): other_score
+                      for other_score, other, other_turned in ranked if other != best}
+            for flip in (False, True):
+                for twin in np.nonzero(self._alike[int(flip), best] >= TWIN_ALIKE)[0]:
+                    if self.names[int(twin)] != self.names[best]:
+                        rivals.setdefault((int(twin), turned != flip), -1.0)
+            balance = 0.5
+            for (other, other_turned), other_score in rivals.items():
+                flip = other_turned != turned
+                region = self._region(best, other, flip)
+                if region is None:
+                    alike = float(self._alike[int(flip), best, other])
+                    part = (score - other_score) / max(2 * (1 - alike), 1e-3)
+                else:
+                    part = self._twin_balance(frame, ways[turned], (best, other, flip), region,
+                                              scale, seen)
+                balance = min(balance, part)
+                if balance < max(best_balance, 0.0):
+                    break
+            if balance > best_balance:
+                best_balance, choice = balance, candidate
+        score, best, turned = choice
+        confidence = float(np.clip(best_balance * 2, 0.0, 1.0))
+        named = score >= MIN_SCORE and best_balance >= MIN_BALANCE
         return Reading(self.names[best] if named else None, confidence, turned, score, corners)
 
     def shifted(self, corners: Points, shift_mm: npt.NDArray[np.float64]) -> Points:
@@ -249,25 +276,48 @@ class CardReferences:
             self._regions[key] = region
         return self._regions[key]
 
-    def _twin_balance(self, frame: Image, corners: Points, best: int, other: int, flip: bool,
-                      region: list[Box]) -> float:
-        """Where the card lies between near twins, read where they differ, at the reference's
-        resolution (each box slid on its own; the boxes' correlations weighed by size)."""
-        theirs_all = self._sharp[other][::-1, ::-1] if flip else self._sharp[other]
-        totals = np.zeros(3)
-        for x0, y0, x1, y1 in region:
-            box = (x0 / REF_PX_PER_MM, y0 / REF_PX_PER_MM, x1 / REF_PX_PER_MM, y1 / REF_PX_PER_MM)
-            seen = _band_pass(cv2.cvtColor(self.sample(frame, corners, REF_PX_PER_MM, 2 * PAD + 4,
-                                                       box), cv2.COLOR_BGR2GRAY), 3.0)[4:-4, 4:-4]
-            mine = self._sharp[best][y0:y1, x0:x1]
-            theirs = theirs_all[y0:y1, x0:x1]
+    def _twin_balance(self, frame: Image, corners: Points, pair: tuple[int, int, bool],
+                      region: list[Box], scale: float, seen: dict[tuple[bool, Box], Floats]
+                      ) -> float:
+        """Where the card lies between near twins ``pair`` (best, other, other turned), read
+        where they differ at the reference's resolution (each box slid on its own; the boxes'
+        correlations weighed by size). The references are blurred as the camera blurs at
+        ``scale`` pixels per millimetre; ``seen`` keeps the boxes already read of this card."""
+        best, other, flip = pair
+        blur = round(max(0.5, 0.6 * REF_PX_PER_MM / max(scale, 0.1)) * 4) / 4
+        totals, weights = np.zeros(3), 0.0
+        for box in region:
+            key = (False, box)
+            if key not in seen:
+                x0, y0, x1, y1 = box
+                mm = (x0 / REF_PX_PER_MM, y0 / REF_PX_PER_MM, x1 / REF_PX_PER_MM,
+                      y1 / REF_PX_PER_MM)
+                grey = cv2.cvtColor(self.sample(frame, corners, REF_PX_PER_MM, 2 * PAD + 4, mm),
+                                    cv2.COLOR_BGR2GRAY)
+                seen[key] = _band_pass(grey, 3.0)[4:-4, 4:-4]
+            mine = self._blurred(best, False, box, blur)
+            theirs = self._blurred(other, flip, box, blur)
             weight = float(mine.size)
-            totals += weight * np.array([_ncc(seen, mine), _ncc(seen, theirs),
+            weights += weight
+            totals += weight * np.array([_ncc(seen[key], mine), _ncc(seen[key], theirs),
                                          float(_unit(mine.ravel()) @ _unit(theirs.ravel()))])
-        mine_score, their_score, alike = totals / max(1.0, float(totals.any()) and
-                                                      sum((x1 - x0) * (y1 - y0)
-                                                          for x0, y0, x1, y1 in region))
+        mine_score, their_score, alike = totals / max(weights, 1.0)
         return float((mine_score - their_score) / max(2 * (1 - alike), 1e-3))
+
+    def _blurred(self, reference: int, flip: bool, box: Box, blur: float) -> Floats:
+        """A reference's band-pass map in ``box`` (of the reference turned, if ``flip``), as
+        a camera blurring by ``blur`` reference pixels sees it (kept for the next card)."""
+        key = (reference, flip, box, blur)
+        if key not in self._blur_cache:
+            grey = self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
+            x0, y0, x1, y1 = box
+            height, width = grey.shape
+            margin = 8
+            low_x, low_y = max(0, x0 - margin), max(0, y0 - margin)
+            cut = grey[low_y:min(height, y1 + margin), low_x:min(width, x1 + margin)]
+            mapped = _band_pass(cv2.GaussianBlur(cut, (0, 0), blur), 3.0)
+            self._blur_cache[key] = mapped[y0 - low_y:y1 - low_y, x0 - low_x:x1 - low_x].copy()
+        return self._blur_cache[key]
 
     def save(self, path: Path) -> None:
         """Store the references (``.npz``) for ``load``."""
@@ -278,6 +328,50 @@ class CardReferences:
                                     faces=self.faces)
         except OSError as error:
             raise BadInputError(f"cannot write {path}: {error.strerror}") from None
+
+
+WEBCAM_PX_PER_MM = 0.9
+"""Resolution a card is assumed seen at when judging whether two cards can be told apart: a
+1280 x 720 webcam with a 70 degree field of view, 1.0 m above the table."""
+WEBCAM_ASSUMPTION = "a 1280x720 webcam with a 70 degree view 1.0 m above the table (0.9 px/mm)"
+"""The same, in words for the enrollment report."""
+TELL_APART_GREY = 18.0
+"""Grey levels by which two cards must differ somewhere (3 x 3 pixels averaged, at the
+assumed resolution) to be told apart."""
+
+
+def too_alike(references: CardReferences, px_per_mm: float = WEBCAM_PX_PER_MM
+              ) -> list[tuple[str, str, bool]]:
+    """Pairs of enrolled cards (name, name, second turned) that differ nowhere by
+    ``TELL_APART_GREY`` at ``px_per_mm``: the camera cannot tell them apart, so it will
+    leave them unnamed."""
+    size = references._size(px_per_mm)
+    small = [cv2.GaussianBlur(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+             for grey in references._grey]
+    pairs: list[tuple[str, str, bool]] = []
+    for first in range(len(small)):
+        for second in range(first, len(small)):
+            if references.names[first] == references.names[second]:
+                continue
+            for turned in (False, True):
+                theirs = small[second][::-1, ::-1] if turned else small[second]
+                difference = cv2.blur(np.abs(small[first] - theirs), (3, 3))
+                if float(difference.max()) < TELL_APART_GREY:
+                    pairs.append((references.names[first], references.names[second], turned))
+    return pairs
+
+
+def load_references(path: Path) -> CardReferences | References:
+    """References written by ``vision enroll``: whole faces (``CardReferences``) or our
+    framed faces' windows (``vision.identify.References``)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            whole = "kind" in data.files and str(data["kind"]) == "faces"
+            if whole:
+                return faces_in(data, str(path))
+    except (OSError, ValueError, EOFError) as error:
+        raise BadInputError(f"cannot read references {path}: {error}") from None
+    return References.load(path)
 
 
 def faces_in(data: Mapping[str, npt.NDArray[np.generic]], origin: str) -> CardReferences:

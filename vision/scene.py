@@ -605,8 +605,9 @@ def render_table(observation: TrainsObservation, seed: int, level: str | Difficu
 
 
 def render_cards(names: Sequence[str], seed: int, level: str | Difficulty = "medium",
-                 ) -> tuple[Image, GroundTruth]:
-    """A photograph of any cards (``deck/card`` names) laid in rows in the middle of the table."""
+                 faces: FaceSource = OWN_FACES) -> tuple[Image, GroundTruth]:
+    """A photograph of any cards (``deck/card`` names, faces from ``faces``) laid in rows in
+    the middle of the table."""
     chosen = difficulty(level) if isinstance(level, str) else level
     rng = np.random.default_rng([seed, 19])
     per_row = 8
@@ -614,8 +615,8 @@ def render_cards(names: Sequence[str], seed: int, level: str | Difficulty = "med
     for index, name in enumerate(names):
         row, column = divmod(index, per_row)
         x = 130.0 + column * 92.0 + float(rng.normal(0, 3))
-        y = 120.0 + row * (CARD_HEIGHT_MM + 30) + float(rng.normal(0, 3))
+        y = 120.0 + row * (faces.card_mm[1] + 30) + float(rng.normal(0, 3))
         laid.append(LaidCard(name, Placement((x, y), float(rng.normal(0, 6))), False,
                              f"row {index}"))
     look = replace(Look.draw(seed, chosen))
-    return photograph(lay_table(laid, look), 0)
+    return photograph(lay_table(laid, look, faces=faces), 0)

@@ -176,9 +176,9 @@ def _badge(face: Image, text: str, px_per_mm: float, fill: tuple[int, int, int],
            ink: tuple[int, int, int]) -> None:
     """A corner badge with ``text``, top-left and (turned) bottom-right, as on playing cards."""
     for _ in range(2):
-        centre = (round(7.5 * px_per_mm), round(8.0 * px_per_mm))
-        cv2.circle(face, centre, round(6.0 * px_per_mm), fill, -1, cv2.LINE_AA)
-        centred_text(face, text, (7.5, 8.0), 6.0, px_per_mm, ink, 0.16, max_width_mm=9.0)
+        centre = (round(9.5 * px_per_mm), round(10.0 * px_per_mm))
+        cv2.circle(face, centre, round(8.0 * px_per_mm), fill, -1, cv2.LINE_AA)
+        centred_text(face, text, (9.5, 10.0), 8.0, px_per_mm, ink, 0.17, max_width_mm=12.0)
         face[:] = face[::-1, ::-1]
 
 
@@ -220,8 +220,8 @@ def _plain_face(deck: StyledDeck, card: Card, px_per_mm: float) -> Image:
              centre[1] - 9 * px_per_mm * np.cos(k * 4 * np.pi / 5)) for k in range(5)]
     cv2.polylines(face, [np.array(star, np.int32)], True, ink, max(1, round(px_per_mm)),
                   cv2.LINE_AA)
-    centred_text(face, card.name, (width / 2, 20.0), 6.0, px_per_mm, ink,
-                 max_width_mm=width - 20)
+    centred_text(face, card.name, (width / 2, 20.0), 8.0, px_per_mm, ink,
+                 max_width_mm=width - 16)
     return face
 
 
