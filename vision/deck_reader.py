@@ -27,6 +27,12 @@ STILL_GREY = 6.0
 STILL_PEAK = 25.0
 """...and the change of its most changed spots (99.5th percentile after a 3 x 3 blur), below
 which no stroke appeared or vanished (a number changed in a corner)."""
+STILL_FRAME = (320, 180)
+"""Size the whole frame is shrunk to (4 x 4 pixel blocks at 1280 x 720) to see whether
+anything at all changed since the last frame searched."""
+STILL_FRAME_GREY = 10.0
+"""Largest block change (grey levels) of a frame in which nothing changed: sensor noise and
+JPEG stay below it; a card laid, taken or turned, a hand, or a corner index changed exceed it."""
 STILL_PX_PER_MM = 1.0
 """Resolution of the picture kept to see whether a card changed."""
 
@@ -55,6 +61,8 @@ class DeckReader:
     """The enrolled faces."""
     finder: OutlineFinder = field(init=False)
     _last: list[SeenCard] = field(default_factory=list, repr=False)
+    _last_frame: tuple[Image, Matrix] | None = field(default=None, repr=False)
+    """The last frame searched (shrunk, grey) and its homography."""
 
     def __post_init__(self) -> None:
         self.finder = OutlineFinder(self.references.card_mm)
@@ -69,8 +77,15 @@ class DeckReader:
                 reading = self.references.read(colour, corners)
                 if reading.score >= CARD_SCORE:
                     cards.append(SeenCard(reading, _turn(reading.corners, reading.turned), None))
-            self._last = []
+            self._last, self._last_frame = [], None
             return cards
+        shrunk = np.asarray(cv2.resize(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), STILL_FRAME,
+                                       interpolation=cv2.INTER_AREA), np.uint8)
+        if (self._last_frame is not None
+                and np.array_equal(self._last_frame[1], image_to_table)
+                and float(cv2.absdiff(shrunk, self._last_frame[0]).max()) <= STILL_FRAME_GREY):
+            return self._last  # nothing moved anywhere: the same cards, the same names
+        self._last_frame = (shrunk, image_to_table)
         to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
         for outline in self.finder.find(colour, image_to_table):
             corners = transform_points(to_image, outline.corners)

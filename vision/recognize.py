@@ -203,39 +203,48 @@ class CardReferences:
         ranked = sorted(scored.values(), reverse=True)
         scale = float(np.hypot(*(corners[1] - corners[0]))) / self.card_mm[0]
         seen: dict[tuple[bool, Box], Floats] = {}
-        # Near twins score alike on the whole card: of the candidates, the one that beats
-        # every rival by the most where they differ is the best. Its rivals are the other
-        # candidates and every near twin it has, shortlisted or not.
-        best_balance, choice = -1.0, ranked[0]
-        for candidate in ranked:
-            score, best, turned = candidate
-            if score < ranked[0][0] - TWIN_SCORE_SPREAD:
+        # Near twins score alike on the whole card: the candidate that wins where it differs
+        # from the others is the best (a knock-out among those scoring near the top)...
+        choice = ranked[0]
+        for candidate in ranked[1:]:
+            if candidate[0] < ranked[0][0] - TWIN_SCORE_SPREAD:
                 break
-            rivals = {(other, other_turned): other_score
-                      for other_score, other, other_turned in ranked if other != best}
-            for flip in (False, True):
-                for twin in np.nonzero(self._alike[int(flip), best] >= TWIN_ALIKE)[0]:
-                    if self.names[int(twin)] != self.names[best]:
-                        rivals.setdefault((int(twin), turned != flip), -1.0)
-            balance = 0.5
-            for (other, other_turned), other_score in rivals.items():
-                flip = other_turned != turned
-                region = self._region(best, other, flip)
-                if region is None:
-                    alike = float(self._alike[int(flip), best, other])
-                    part = (score - other_score) / max(2 * (1 - alike), 1e-3)
-                else:
-                    part = self._twin_balance(frame, ways[turned], (best, other, flip), region,
-                                              scale, seen)
-                balance = min(balance, part)
-                if balance < max(best_balance, 0.0):
-                    break
-            if balance > best_balance:
-                best_balance, choice = balance, candidate
+            if self._part(frame, ways, choice, candidate, scale, seen) < 0:
+                choice = candidate
+        # ...and it is named only if it beats every rival: the other candidates and every
+        # near twin it has, shortlisted or not.
+        score, best, turned = choice
+        rivals = {(other, other_turned): other_score
+                  for other_score, other, other_turned in ranked if other != best}
+        for flip in (False, True):
+            for twin in np.nonzero(self._alike[int(flip), best] >= TWIN_ALIKE)[0]:
+                if self.names[int(twin)] != self.names[best]:
+                    rivals.setdefault((int(twin), turned != flip), -1.0)
+        best_balance = 0.5
+        for (other, other_turned), other_score in rivals.items():
+            best_balance = min(best_balance, self._part(frame, ways, choice, (
+                other_score, other, other_turned), scale, seen))
+            if best_balance < MIN_BALANCE:
+                break
         score, best, turned = choice
         confidence = float(np.clip(best_balance * 2, 0.0, 1.0))
         named = score >= MIN_SCORE and best_balance >= MIN_BALANCE
         return Reading(self.names[best] if named else None, confidence, turned, score, corners)
+
+    def _part(self, frame: Image, ways: tuple[Points, Points], best: tuple[float, int, bool],
+              other: tuple[float, int, bool], scale: float, seen: dict[tuple[bool, Box], Floats]
+              ) -> float:
+        """How far towards ``best`` (score, reference, turned) from ``other`` the card lies
+        (-0.5 to 0.5), judged where the two references differ."""
+        score, mine, turned = best
+        other_score, theirs, other_turned = other
+        flip = other_turned != turned
+        region = self._region(mine, theirs, flip)
+        if region is None:
+            alike = float(self._alike[int(flip), mine, theirs])
+            return (score - other_score) / max(2 * (1 - alike), 1e-3)
+        return self._twin_balance(frame, ways[turned], (mine, theirs, flip), region, scale, seen,
+                                  turned)
 
     def shifted(self, corners: Points, shift_mm: npt.NDArray[np.float64]) -> Points:
         """``corners`` of a card moved by ``shift_mm`` in the card's own millimetres."""
@@ -277,8 +286,8 @@ class CardReferences:
         return self._regions[key]
 
     def _twin_balance(self, frame: Image, corners: Points, pair: tuple[int, int, bool],
-                      region: list[Box], scale: float, seen: dict[tuple[bool, Box], Floats]
-                      ) -> float:
+                      region: list[Box], scale: float, seen: dict[tuple[bool, Box], Floats],
+                      turned: bool) -> float:
         """Where the card lies between near twins ``pair`` (best, other, other turned), read
         where they differ at the reference's resolution (each box slid on its own; the boxes'
         correlations weighed by size). The references are blurred as the camera blurs at
@@ -287,7 +296,7 @@ class CardReferences:
         blur = round(max(0.5, 0.6 * REF_PX_PER_MM / max(scale, 0.1)) * 4) / 4
         totals, weights = np.zeros(3), 0.0
         for box in region:
-            key = (False, box)
+            key = (turned, box)
             if key not in seen:
                 x0, y0, x1, y1 = box
                 mm = (x0 / REF_PX_PER_MM, y0 / REF_PX_PER_MM, x1 / REF_PX_PER_MM,
