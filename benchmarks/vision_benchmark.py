@@ -193,16 +193,19 @@ def score_styled(job: tuple[str, int, int, str]) -> Counter[str]:
     image, truth = render_spread(deck, seed, level)
     reading = Pipeline(deck=deck.deck.name, references=references).read(image)
     counts: Counter[str] = Counter()
-    matched = set()
-    for seen in truth.cards:
+    matched: set[int] = set()
+    # Cards in view first; a card under another (or a hand) only against what is left, so
+    # the top card of a pile, lying a few millimetres off the one below, is not blamed on it.
+    for seen in sorted(truth.cards, key=lambda card: card.occluded):
         distances = [float(np.hypot(*np.subtract(card.centre, seen.centre)))
-                     for card in reading.cards]
+                     if index not in matched else np.inf
+                     for index, card in enumerate(reading.cards)]
         index = int(np.argmin(distances)) if distances else -1
         hit = index >= 0 and distances[index] < 15
         if hit:
             matched.add(index)
         name = reading.cards[index].name if hit else None
-        if seen.occluded:  # under another card or a hand: only a wrong name counts
+        if seen.occluded:  # only a wrong name counts
             counts["wrong"] += name is not None and name != seen.name
             continue
         counts["visible"] += 1

@@ -44,7 +44,7 @@ MIN_SUPPORT = 0.62
 """Share of a card's outline that must lie on edges."""
 MIN_SIDE_SUPPORT = 0.25
 """...and of each side: three sides and a line through a card are not a card."""
-MAX_OVERLAP = 0.12
+MAX_OVERLAP = 0.25
 """Share of a card's area another accepted card may cover (a pile's cards below the top)."""
 MAX_CANDIDATES = 150
 """Vote peaks examined per frame."""

@@ -50,12 +50,20 @@ MIN_SCORE = 0.5
 """Fine correlation below which a card matches nothing enrolled (named None)."""
 CARD_SCORE = 0.25
 """Fine correlation below which an outline is not a card of this deck at all (a ghost)."""
-MIN_BALANCE = 0.25
+MIN_BALANCE = 0.22
 """How far towards the best reference, from halfway to a rival's (0) to the best itself
 (0.5), a card must lie to be named. The confidence is twice this."""
+LOW_RESOLUTION = 0.8
+"""Pixels per millimetre below which a card is small in the picture..."""
+MIN_BALANCE_LOW = 0.32
+"""...and must lie this far towards the best to be named (blur and noise move a small card's
+few pixels further; on rendered hard tables wrong twins reached 0.3)."""
 TWIN_ALIKE = 0.6
 """Fine correlation of two references above which they are near twins, told apart only in the
 region where they differ."""
+CONTEXT_PX = 8
+"""Reference pixels round a near-twin region that align the card before the region is
+compared (what the twins share there: a badge's rim, the other digit)."""
 TWIN_SCORE_SPREAD = 0.12
 """Candidates whose fine score is within this of the best are all tried as the best (near
 twins score alike on the whole card)."""
@@ -140,6 +148,7 @@ class CardReferences:
         self._alike = np.stack([fine @ fine.T, fine @ turned.T])
         self._regions: dict[tuple[int, int, bool], list[Box] | None] = {}
         self._blur_cache: dict[tuple[int, bool, Box, float], Floats] = {}
+        self._tellable_cache: dict[tuple[int, int, bool, float], bool] = {}
 
     def _size(self, px_per_mm: float) -> tuple[int, int]:
         return round(self.card_mm[0] * px_per_mm), round(self.card_mm[1] * px_per_mm)
@@ -221,14 +230,15 @@ class CardReferences:
                 if self.names[int(twin)] != self.names[best]:
                     rivals.setdefault((int(twin), turned != flip), -1.0)
         best_balance = 0.5
+        needed = MIN_BALANCE if scale >= LOW_RESOLUTION else MIN_BALANCE_LOW
         for (other, other_turned), other_score in rivals.items():
             best_balance = min(best_balance, self._part(frame, ways, choice, (
                 other_score, other, other_turned), scale, seen))
-            if best_balance < MIN_BALANCE:
+            if best_balance < needed:
                 break
         score, best, turned = choice
         confidence = float(np.clip(best_balance * 2, 0.0, 1.0))
-        named = score >= MIN_SCORE and best_balance >= MIN_BALANCE
+        named = score >= MIN_SCORE and best_balance >= needed
         return Reading(self.names[best] if named else None, confidence, turned, score, corners)
 
     def _part(self, frame: Image, ways: tuple[Points, Points], best: tuple[float, int, bool],
@@ -243,6 +253,8 @@ class CardReferences:
         if region is None:
             alike = float(self._alike[int(flip), mine, theirs])
             return (score - other_score) / max(2 * (1 - alike), 1e-3)
+        if not self._tellable(mine, theirs, flip, scale):
+            return 0.0  # at this card's resolution the two differ by less than the noise
         return self._twin_balance(frame, ways[turned], (mine, theirs, flip), region, scale, seen,
                                   turned)
 
@@ -289,29 +301,53 @@ class CardReferences:
                       region: list[Box], scale: float, seen: dict[tuple[bool, Box], Floats],
                       turned: bool) -> float:
         """Where the card lies between near twins ``pair`` (best, other, other turned), read
-        where they differ at the reference's resolution (each box slid on its own; the boxes'
-        correlations weighed by size). The references are blurred as the camera blurs at
-        ``scale`` pixels per millimetre; ``seen`` keeps the boxes already read of this card."""
+        where they differ at the reference's resolution. Each box is aligned once for both
+        references, on its surroundings (what the twins share), so neither can slide its
+        strokes onto the card's; the boxes' correlations are weighed by size. The references
+        are blurred as the camera blurs at ``scale`` pixels per millimetre; ``seen`` keeps the
+        boxes already read of this card."""
         best, other, flip = pair
         blur = round(max(0.5, 0.6 * REF_PX_PER_MM / max(scale, 0.1)) * 4) / 4
         totals, weights = np.zeros(3), 0.0
+        height, width = self._grey[best].shape
+        slack = 2 * PAD
         for box in region:
-            key = (turned, box)
+            x0, y0, x1, y1 = box
+            grown = (max(0, x0 - CONTEXT_PX), max(0, y0 - CONTEXT_PX),
+                     min(width, x1 + CONTEXT_PX), min(height, y1 + CONTEXT_PX))
+            key = (turned, grown)
             if key not in seen:
-                x0, y0, x1, y1 = box
-                mm = (x0 / REF_PX_PER_MM, y0 / REF_PX_PER_MM, x1 / REF_PX_PER_MM,
-                      y1 / REF_PX_PER_MM)
-                grey = cv2.cvtColor(self.sample(frame, corners, REF_PX_PER_MM, 2 * PAD + 4, mm),
+                mm = tuple(v / REF_PX_PER_MM for v in grown)
+                grey = cv2.cvtColor(self.sample(frame, corners, REF_PX_PER_MM, slack + 4,
+                                                (mm[0], mm[1], mm[2], mm[3])),
                                     cv2.COLOR_BGR2GRAY)
                 seen[key] = _band_pass(grey, 3.0)[4:-4, 4:-4]
-            mine = self._blurred(best, False, box, blur)
-            theirs = self._blurred(other, flip, box, blur)
-            weight = float(mine.size)
+            observed = seen[key]
+            mine = self._blurred(best, False, grown, blur)
+            theirs = self._blurred(other, flip, grown, blur)
+            fit = (cv2.matchTemplate(observed, mine, cv2.TM_CCOEFF_NORMED)
+                   + cv2.matchTemplate(observed, theirs, cv2.TM_CCOEFF_NORMED))
+            _, _, _, (dx, dy) = cv2.minMaxLoc(fit)
+            inner = (slice(y0 - grown[1], y1 - grown[1]), slice(x0 - grown[0], x1 - grown[0]))
+            window = observed[dy:dy + mine.shape[0], dx:dx + mine.shape[1]][inner]
+            ours, yours = _unit(mine[inner].ravel()), _unit(theirs[inner].ravel())
+            look = _unit(window.ravel())
+            weight = float(ours.size)
             weights += weight
-            totals += weight * np.array([_ncc(seen[key], mine), _ncc(seen[key], theirs),
-                                         float(_unit(mine.ravel()) @ _unit(theirs.ravel()))])
+            totals += weight * np.array([float(look @ ours), float(look @ yours),
+                                         float(ours @ yours)])
         mine_score, their_score, alike = totals / max(weights, 1.0)
         return float((mine_score - their_score) / max(2 * (1 - alike), 1e-3))
+
+    def _tellable(self, first: int, second: int, flip: bool, scale: float) -> bool:
+        """Whether two references differ somewhere by ``TELL_APART_GREY`` when seen at
+        ``scale`` pixels per millimetre (rounded down to a tenth)."""
+        resolution = max(0.1, np.floor(scale * 10) / 10)
+        key = (first, second, flip, resolution)
+        if key not in self._tellable_cache:
+            self._tellable_cache[key] = _differ(self._grey[first], self._grey[second], flip,
+                                                self._size(resolution))
+        return self._tellable_cache[key]
 
     def _blurred(self, reference: int, flip: bool, box: Box, blur: float) -> Floats:
         """A reference's band-pass map in ``box`` (of the reference turned, if ``flip``), as
@@ -349,25 +385,28 @@ TELL_APART_GREY = 18.0
 assumed resolution) to be told apart."""
 
 
+def _differ(first: Floats, second: Floats, turned: bool, size: tuple[int, int]) -> bool:
+    """Whether two grey faces, shrunk to ``size`` (and the second turned), differ somewhere
+    (3 x 3 pixels averaged) by ``TELL_APART_GREY``."""
+    mine = cv2.GaussianBlur(cv2.resize(first, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+    theirs = cv2.GaussianBlur(cv2.resize(second, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+    if turned:
+        theirs = theirs[::-1, ::-1]
+    return float(cv2.blur(np.abs(mine - theirs), (3, 3)).max()) >= TELL_APART_GREY
+
+
 def too_alike(references: CardReferences, px_per_mm: float = WEBCAM_PX_PER_MM
               ) -> list[tuple[str, str, bool]]:
     """Pairs of enrolled cards (name, name, second turned) that differ nowhere by
     ``TELL_APART_GREY`` at ``px_per_mm``: the camera cannot tell them apart, so it will
     leave them unnamed."""
     size = references._size(px_per_mm)
-    small = [cv2.GaussianBlur(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
-             for grey in references._grey]
-    pairs: list[tuple[str, str, bool]] = []
-    for first in range(len(small)):
-        for second in range(first, len(small)):
-            if references.names[first] == references.names[second]:
-                continue
-            for turned in (False, True):
-                theirs = small[second][::-1, ::-1] if turned else small[second]
-                difference = cv2.blur(np.abs(small[first] - theirs), (3, 3))
-                if float(difference.max()) < TELL_APART_GREY:
-                    pairs.append((references.names[first], references.names[second], turned))
-    return pairs
+    grey = references._grey
+    return [(references.names[first], references.names[second], turned)
+            for first in range(len(grey)) for second in range(first, len(grey))
+            if references.names[first] != references.names[second]
+            for turned in (False, True)
+            if not _differ(grey[first], grey[second], turned, size)]
 
 
 def load_references(path: Path) -> CardReferences | References:
