@@ -15,9 +15,11 @@ import cv2
 import numpy as np
 
 from vision.imaging import Image, Matrix, Points, transform_points
-from vision.outline import Outline, OutlineFinder, raw_outlines
+from vision.outline import Outline, OutlineFinder, apart, raw_outlines
 from vision.recognize import CARD_SCORE, CardReferences, Reading
 
+CANDIDATE_OVERLAP = 0.6
+"""Overlap (share of a card) of outlines that are all named before the better is kept."""
 STILL_MM = 1.5
 """A card whose outline moved less than this since the last frame has not moved."""
 STILL_DEGREES = 1.5
@@ -87,7 +89,10 @@ class DeckReader:
             return self._last  # nothing moved anywhere: the same cards, the same names
         self._last_frame = (shrunk, image_to_table)
         to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
-        for outline in self.finder.find(colour, image_to_table):
+        # Outlines that overlap much are all named, then the better named kept: along a line
+        # of touching cards an outline straddling two can fit the edges as well as the true
+        # one, but not a reference's picture.
+        for outline in self.finder.find(colour, image_to_table, CANDIDATE_OVERLAP):
             corners = transform_points(to_image, outline.corners)
             look = np.asarray(cv2.cvtColor(self.references.sample(
                 colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
@@ -98,6 +103,9 @@ class DeckReader:
             cards.append(SeenCard(reading, _turn(placed, reading.turned),
                                   _turn(transform_points(image_to_table, placed), reading.turned),
                                   outline, look))
+        cards = [cards[index] for index in apart(
+            [card.table_corners for card in cards if card.table_corners is not None],
+            [card.reading.score for card in cards], self.references.card_mm)]
         self._last = cards
         return cards
 

@@ -136,8 +136,10 @@ class OutlineFinder:
                                               self.size, flags=cv2.INTER_LINEAR,
                                               borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
-    def find(self, frame: Image, image_to_table: Matrix) -> list[Outline]:
-        """Every card outline on the table, most complete first."""
+    def find(self, frame: Image, image_to_table: Matrix, max_overlap: float = MAX_OVERLAP
+             ) -> list[Outline]:
+        """Every card outline on the table, most complete first, none covering a more
+        complete one by more than ``max_overlap`` of its area."""
         view = self.view(frame, image_to_table)
         gx, gy = _colour_gradient(view)
         magnitude = np.asarray(cv2.magnitude(gx, gy), np.float32)
@@ -153,7 +155,9 @@ class OutlineFinder:
             centre = (cx / scale - REACH_MM, cy / scale - REACH_MM)
             found.append(Outline(centre, turn % 180.0, support,
                                  card_corners_mm(centre, turn % 180.0, self.card_mm)))
-        return _without_overlaps(found, self.card_mm)
+        kept = apart([outline.corners for outline in found],
+                     [outline.support for outline in found], self.card_mm, max_overlap)
+        return [found[index] for index in kept]
 
     def _peaks(self, gx: Floats, gy: Floats, magnitude: Floats,
                edges: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
@@ -294,22 +298,20 @@ def _colour_gradient(view: Image) -> tuple[Floats, Floats]:
             np.asarray(np.take_along_axis(gy, channel, axis=2)[..., 0], np.float32))
 
 
-def _without_overlaps(found: list[Outline], card_mm: tuple[float, float]) -> list[Outline]:
-    """The most complete outlines that do not overlap a more complete one (much)."""
+def apart(corners: list[Points], ranks: list[float], card_mm: tuple[float, float],
+          max_overlap: float = MAX_OVERLAP) -> list[int]:
+    """Indices of the cards to keep, best ``ranks`` first, leaving out any that another card
+    kept covers by more than ``max_overlap`` of a card's area (corners in table mm)."""
     area = card_mm[0] * card_mm[1]
-    kept: list[Outline] = []
-    for outline in sorted(found, key=lambda o: -o.support):
-        polygon = outline.corners.astype(np.float32)
-        clash = False
-        for other in kept:
-            if np.hypot(*np.subtract(outline.centre, other.centre)) > float(np.hypot(*card_mm)):
-                continue
-            shared, _ = cv2.intersectConvexConvex(polygon, other.corners.astype(np.float32))
-            if shared > MAX_OVERLAP * area:
-                clash = True
-                break
-        if not clash:
-            kept.append(outline)
+    reach = float(np.hypot(*card_mm))
+    kept: list[int] = []
+    for index in sorted(range(len(corners)), key=lambda i: -ranks[i]):
+        polygon = corners[index].astype(np.float32)
+        centre = corners[index].mean(axis=0)
+        if not any(float(np.hypot(*(corners[other].mean(axis=0) - centre))) < reach
+                   and cv2.intersectConvexConvex(polygon, corners[other].astype(np.float32))[0]
+                   > max_overlap * area for other in kept):
+            kept.append(index)
     return kept
 
 

@@ -50,15 +50,19 @@ MIN_SCORE = 0.5
 """Fine correlation below which a card matches nothing enrolled (named None)."""
 CARD_SCORE = 0.25
 """Fine correlation below which an outline is not a card of this deck at all (a ghost)."""
-MIN_BALANCE = 0.22
+MIN_BALANCE = 0.2
 """How far towards the best reference, from halfway to a rival's (0) to the best itself
 (0.5), a card must lie to be named. The confidence is twice this."""
+MIN_STRANGER_BALANCE = 0.12
+"""The same for a rival that is no near twin: the whole card differs, so a smaller share of
+the way is already far more pixels' worth of evidence."""
 LOW_RESOLUTION = 0.8
 """Pixels per millimetre below which a card is small in the picture..."""
-MIN_BALANCE_LOW = 0.32
-"""...and must lie this far towards the best to be named (blur and noise move a small card's
-few pixels further; on rendered hard tables wrong twins reached 0.3)."""
-TWIN_ALIKE = 0.6
+MIN_BALANCE_LOW = 0.26
+"""...and must lie this far towards the best of near twins to be named (blur and noise move
+a small card's few pixels further). Measured on rendered tables (deck seed 1) with the
+cards' true corners: wrong twins reached 0.12 on medium, 0.19 on hard tables."""
+TWIN_ALIKE = 0.8
 """Fine correlation of two references above which they are near twins, told apart only in the
 region where they differ."""
 CONTEXT_PX = 8
@@ -144,8 +148,19 @@ class CardReferences:
                       for face in self.faces]
         self._sharp = [_band_pass(grey, 3.0) for grey in self._grey]
         fine = np.stack([_unit(m.ravel()) for m in self._fine])
-        turned = np.stack([_unit(m[::-1, ::-1].ravel()) for m in self._fine])
-        self._alike = np.stack([fine @ fine.T, fine @ turned.T])
+        turned = fine[:, ::-1]  # a map turned round is its vector reversed
+        # What every card of the deck shares (a border, a layout) says nothing about which
+        # card it is: near twins are cards alike once it is left out.
+        common = fine.mean(axis=0) + turned.mean(axis=0)
+        common /= max(float(np.linalg.norm(common)), 1e-6)
+
+        def specific(vectors: Floats) -> Floats:
+            rest = vectors - np.outer(vectors @ common, common)
+            return np.asarray(rest / np.maximum(np.linalg.norm(rest, axis=1, keepdims=True),
+                                                1e-6), np.float32)
+
+        self._alike = np.stack([specific(fine) @ specific(fine).T,
+                                specific(fine) @ specific(turned).T])
         self._regions: dict[tuple[int, int, bool], list[Box] | None] = {}
         self._blur_cache: dict[tuple[int, bool, Box, float], Floats] = {}
         self._tellable_cache: dict[tuple[int, int, bool, float], bool] = {}
@@ -229,16 +244,19 @@ class CardReferences:
             for twin in np.nonzero(self._alike[int(flip), best] >= TWIN_ALIKE)[0]:
                 if self.names[int(twin)] != self.names[best]:
                     rivals.setdefault((int(twin), turned != flip), -1.0)
-        best_balance = 0.5
-        needed = MIN_BALANCE if scale >= LOW_RESOLUTION else MIN_BALANCE_LOW
+        # How far past what each rival demands the card lies (1: just enough).
+        twin_needs = MIN_BALANCE if scale >= LOW_RESOLUTION else MIN_BALANCE_LOW
+        clear, best_balance = 2.0, 0.5
         for (other, other_turned), other_score in rivals.items():
-            best_balance = min(best_balance, self._part(frame, ways, choice, (
-                other_score, other, other_turned), scale, seen))
-            if best_balance < needed:
+            part = self._part(frame, ways, choice, (other_score, other, other_turned), scale,
+                              seen)
+            twins = self._region(best, other, other_turned != turned) is not None
+            best_balance = min(best_balance, part)
+            clear = min(clear, part / (twin_needs if twins else MIN_STRANGER_BALANCE))
+            if clear < 1.0:
                 break
-        score, best, turned = choice
         confidence = float(np.clip(best_balance * 2, 0.0, 1.0))
-        named = score >= MIN_SCORE and best_balance >= needed
+        named = score >= MIN_SCORE and clear >= 1.0
         return Reading(self.names[best] if named else None, confidence, turned, score, corners)
 
     def _part(self, frame: Image, ways: tuple[Points, Points], best: tuple[float, int, bool],
