@@ -51,8 +51,9 @@ MAX_CANDIDATES = 150
 REFINE_STEPS = ((6.0, 3.0), (3.0, 1.5), (1.5, 0.75), (0.75, 0.4), (0.4, 0.2))
 """Pose search steps (millimetres, degrees), coarse to fine: the first reaches a card whose
 vote peak lies up to 9 mm off its centre."""
-EARLY_SUPPORT = 0.5
-"""Support below which a candidate is dropped after the first step."""
+EARLY_SUPPORT = (0.5, 0.55)
+"""Support below which a candidate is dropped after the first steps (most vote peaks are the
+crossings of other cards' axes or of the cloth's edges, far from any outline)."""
 PEAK_FLOOR = 1.0
 """Smallest (blurred) vote count worth examining; a card's centre gets 2-6."""
 CORNER_MARGIN_MM = 1.5
@@ -260,8 +261,8 @@ class OutlineFinder:
             support = supports.reshape(count, -1)[rows, best]
             keep = _distinct(centres, turns, fits.reshape(count, -1)[rows, best],
                              step_mm * scale)
-            if step == 0:
-                keep &= support >= EARLY_SUPPORT
+            if step < len(EARLY_SUPPORT):
+                keep &= support >= EARLY_SUPPORT[step]
             centres, turns, support = centres[keep], turns[keep], support[keep]
             if not len(centres):
                 return []
