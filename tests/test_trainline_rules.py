@@ -7,14 +7,13 @@ import random
 
 import pytest
 
-from host.errors import BadInputError
+from host.errors import BadInputError, IllegalMoveError
 from host.trainline.cards import ACTION_TYPES
 from host.trainline.game import (
     ACTION_HAND,
     BLOCKED_TURNS_ALLOWED,
     NUMBER_HAND,
     PAWNS,
-    IllegalMoveError,
     Phase,
     TrainlineGame,
 )

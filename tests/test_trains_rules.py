@@ -7,7 +7,8 @@ import random
 import pytest
 from trains_helpers import cards_with, everywhere, table
 
-from host.trains.moves import IllegalMoveError, Move, MoveKind
+from host.errors import IllegalMoveError
+from host.trains.moves import Move, MoveKind
 from host.trains.position import DECK_SIZE, Phase, Position, apply, complete, legal_moves
 from host.trains.rules import Ability
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from host.errors import BadInputError
+from host.errors import BadInputError, IllegalMoveError
 from host.express.cards import (
     BROKEN_CAR,
     DERAILMENT,
@@ -72,9 +72,6 @@ DRAW_PILE_EMPTY_ENDS_HAND = True
 #: Cards drawn from the deck in step 1.
 DRAW_COUNT = 2
 
-
-class IllegalMoveError(ValueError):
-    """A move the rules do not allow here; the message says why."""
 
 
 class Phase(Enum):

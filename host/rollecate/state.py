@@ -16,14 +16,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from host.errors import BadInputError
+from host.errors import BadInputError, IllegalMoveError
 from host.rollecate.cards import CardBook, Kind, RollecateCard, default_book
 from host.rollecate.discard import can_combine, put
 from host.rollecate.moves import (
     Build,
     Discard,
     DiscardChaos,
-    IllegalMoveError,
     Move,
     Pass,
     Roll,

@@ -16,7 +16,7 @@ from enum import Enum
 from itertools import combinations
 from typing import Any
 
-from host.errors import BadInputError
+from host.errors import BadInputError, IllegalMoveError
 from host.trainline.cards import (
     ADVANCED_MOTION,
     ECCENTRIC,
@@ -80,9 +80,6 @@ def roll_boarding_die(rng: random.Random) -> bool:
     """A roll of the boarding die: True for open doors."""
     return rng.choice(BOARDING_DIE)
 
-
-class IllegalMoveError(ValueError):
-    """A move the rules do not allow here; the message says why."""
 
 
 class Phase(Enum):

@@ -12,8 +12,8 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from host.errors import BadInputError
-from host.trainline.game import IllegalMoveError, Phase, TrainlineGame
+from host.errors import BadInputError, IllegalMoveError
+from host.trainline.game import Phase, TrainlineGame
 from host.trainline.moves import describe, move_from_json, move_to_json
 
 

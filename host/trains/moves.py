@@ -9,10 +9,6 @@ from typing import Any
 from host.errors import BadInputError
 
 
-class IllegalMoveError(ValueError):
-    """Raised when a move breaks the rules; the message says which rule."""
-
-
 class MoveKind(Enum):
     """The kinds of turn."""
 

@@ -16,8 +16,8 @@ from enum import Enum
 from functools import cache
 from typing import Any
 
-from host.errors import BadInputError
-from host.trains.moves import IllegalMoveError, Move, MoveKind
+from host.errors import BadInputError, IllegalMoveError
+from host.trains.moves import Move, MoveKind
 from host.trains.rules import (
     HOLE,
     LINE_LENGTH,
