@@ -37,8 +37,8 @@ from host.express.game import (
 )
 from host.express.scoring import cards_from_json, train_from_json
 from host.express.trains import Train, why_car_cannot_follow
-from host.express.turn_order import TurnOrder
 from host.jsonl import json_objects
+from host.turn_order import TurnOrder
 from host.turns import TurnIndicator
 
 Verdict = dict[str, Any]
@@ -235,9 +235,9 @@ class ExpressReferee:
                 "reason": "the draw pile is empty: the hand is over, score the table",
             }
         if turn.ending == TURNTABLE:
-            self.order.turntable()
+            self.order.another_turn_then_reverse()
         if turn.ending == DERAILMENT and not turn.protected and turn.target is not None:
-            self.order.derail(turn.target)
+            self.order.skip(turn.target)
         self.order.pass_turn()
         return {
             "verdict": "move",

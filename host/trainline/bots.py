@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from host.trainline.game import Phase, TrainlineGame, roll_boarding_die
+from host import engine
+from host.engine import greedy_choice
+from host.trainline.game import TrainlineGame, roll_boarding_die
 from host.trainline.moves import (
     Accept,
     Board,
@@ -66,9 +68,7 @@ def _worth(game: TrainlineGame, move: Move) -> float:
 
 def choose(game: TrainlineGame, rng: random.Random) -> Move:
     """The bot's move for the seat that must act now; a boarding's die is rolled with ``rng``."""
-    moves = game.legal_moves()
-    best = max(_worth(game, move) for move in moves)
-    move = rng.choice([move for move in moves if _worth(game, move) == best])
+    move = greedy_choice(game.legal_moves(), lambda move: _worth(game, move), rng)
     if isinstance(move, Board):
         move = replace(move, doors_open=roll_boarding_die(rng))
     return move
@@ -76,7 +76,4 @@ def choose(game: TrainlineGame, rng: random.Random) -> Move:
 
 def play_out(game: TrainlineGame, rng: random.Random, limit: int = 5000) -> None:
     """Let bots play to the end (or ``limit`` moves)."""
-    for _ in range(limit):
-        if game.phase is Phase.OVER:
-            return
-        game.push(choose(game, rng))
+    engine.play_out(game, lambda: choose(game, rng), limit)

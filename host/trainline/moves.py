@@ -7,10 +7,9 @@ target's answer (``Rebel`` or ``Accept``).
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
-from host.errors import BadInputError
+from host.engine import MoveCodec, flag, listed, optional, pair, text, whole
 
 Cell = tuple[int, int]
 
@@ -174,70 +173,28 @@ ACTIONS: dict[str, type[Move]] = {
     "rebel": Rebel,
     "accept": Accept,
 }
-_NAMES = {kind: name for name, kind in ACTIONS.items()}
+CELL = pair(whole)
+"""A cell's JSON form: ``[row, col]``."""
 
-
-def move_to_json(move: Move) -> dict[str, Any]:
-    """The move as a JSON object; cells become ``[row, col]`` lists."""
-    data: dict[str, Any] = {"action": _NAMES[type(move)]}
-    for key, value in asdict(move).items():
-        if key in ("start", "to", "cell", "slide_to") and value is not None:
-            value = list(value)
-        elif key == "seats" and isinstance(value, tuple):
-            value = [list(cell) for cell in value]
-        elif key in ("numbers", "passes"):
-            value = list(value)
-        data[key] = value
-    return data
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_cell(value: Any) -> bool:
-    return isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)
-
-
-def _value(name: str, value: Any, kind: type[Move]) -> Any:
-    if name in ("start", "to", "cell", "slide_to") and _is_cell(value):
-        return (value[0], value[1])
-    if name == "slide_to" and value is None:
-        return None
-    if name == "seats" and isinstance(value, list) and all(_is_cell(v) for v in value):
-        return tuple((v[0], v[1]) for v in value)
-    if name == "seat" and _is_int(value):
-        return value
-    if (
-        name in ("numbers", "passes")
-        and isinstance(value, list)
-        and all(isinstance(v, str) for v in value)
-    ):
-        return tuple(value)
-    if name in ("doors_open", "motion") and isinstance(value, bool):
-        return value
-    if name == "card" and isinstance(value, str):
-        return value
-    raise BadInputError(f"action {_NAMES[kind]!r}: bad value {value!r} for {name!r}"[:120])
-
-
-def move_from_json(data: Any) -> Move:
-    """Read a move's JSON object, with a one-line reason if it is not one."""
-    if not isinstance(data, dict) or data.get("action") not in ACTIONS:
-        raise BadInputError(f"not a Train Line action: {data!r}"[:120])
-    kind = ACTIONS[data["action"]]
-    names = {spec.name for spec in fields(kind)}
-    unknown = set(data) - names - {"action"}
-    if unknown:
-        raise BadInputError(f"action {data['action']!r}: unknown field(s) {sorted(unknown)}")
-    values = {}
-    for spec in fields(kind):
-        if spec.name not in data:
-            if spec.default is MISSING:
-                raise BadInputError(f"action {data['action']!r}: needs {spec.name!r}")
-            continue
-        values[spec.name] = _value(spec.name, data[spec.name], kind)
-    return kind(**values)
+MOVE_CODEC: MoveCodec[Move] = MoveCodec(
+    "a Train Line action",
+    ACTIONS,
+    {
+        "start": CELL,
+        "to": CELL,
+        "cell": CELL,
+        "slide_to": optional(CELL),
+        "seats": listed(CELL),
+        "seat": whole,
+        "numbers": listed(text),
+        "passes": listed(text),
+        "doors_open": flag,
+        "motion": flag,
+        "card": text,
+    },
+)
+move_to_json = MOVE_CODEC.to_json
+move_from_json = MOVE_CODEC.from_json
 
 
 def describe(move: Move) -> str:
