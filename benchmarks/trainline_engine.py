@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from host.trainline import bots
 from host.trainline.game import Phase, TrainlineGame
-from host.trainline.moves import Board, EndTurn
+from host.trainline.moves import BoardingDie, EndTurn
 from host.trainline.observer import cards_played, judge_observations, observation_of
 
 
@@ -68,7 +68,7 @@ def observe(games: int) -> None:
                 played = []
             game.push(move)
             played += cards_played(move)
-            if isinstance(move, Board):
+            if isinstance(move, BoardingDie):
                 lines.append(json.dumps({"event": "roll", "open": move.doors_open}))
             if isinstance(move, EndTurn):
                 lines.append(json.dumps({"event": "button", "seat": actor}))

@@ -58,6 +58,22 @@ class RecordedGame(ABC, Generic[M]):
     def over(self) -> bool:
         """True once the game has ended."""
 
+    def is_chance_node(self) -> bool:
+        """True when the next move is chance's (a die, a draw), not a player's."""
+        return False
+
+    def chance_outcomes(self) -> list[tuple[M, float]]:
+        """At a chance node, every outcome with its probability (the legal moves there)."""
+        return []
+
+    def sample_chance(self, rng: random.Random) -> M:
+        """A chance outcome drawn from ``rng`` with the right odds (at a chance node only)."""
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise IllegalMoveError("no chance outcome is due")
+        moves = [move for move, _ in outcomes]
+        return rng.choices(moves, [weight for _, weight in outcomes])[0]
+
     @abstractmethod
     def _head(self) -> dict[str, Any]:
         """The record's set-up line, without ``"game"``."""
@@ -66,6 +82,11 @@ class RecordedGame(ABC, Generic[M]):
     @abstractmethod
     def _from_head(cls, head: dict[str, Any]) -> Self:
         """The game as its set-up line describes it (BadInputError if it describes none)."""
+
+    @classmethod
+    def _moves_from_json(cls, data: dict[str, Any]) -> list[M]:
+        """The moves one record line holds (one, unless an older format packed more)."""
+        return [cls.codec.from_json(data)]
 
     def legal_moves(self) -> list[M]:
         """Every legal move now."""
@@ -104,7 +125,8 @@ class RecordedGame(ABC, Generic[M]):
         game = cls._from_head(head)
         for number, row in rows:
             try:
-                game.push(game.codec.from_json(row))
+                for move in cls._moves_from_json(row):
+                    game.push(move)
             except (IllegalMoveError, BadInputError) as error:
                 raise BadInputError(f"line {number}: {error}") from None
         return game

@@ -14,7 +14,7 @@ from host.cli import main
 from host.errors import BadInputError
 from host.trainline import bots
 from host.trainline.game import Phase, TrainlineGame
-from host.trainline.moves import Board, EndTurn
+from host.trainline.moves import BoardingDie, EndTurn
 from host.trainline.observer import cards_played, judge_observations, observation_of
 from host.turns import TurnIndicator
 
@@ -38,7 +38,7 @@ def observed_game(seed: int, players: int) -> tuple[list[str], list[Expected]]:
             played = []
         game.push(move)
         played += cards_played(move)
-        if isinstance(move, Board):
+        if isinstance(move, BoardingDie):
             lines.append(json.dumps({"event": "roll", "open": move.doors_open}))
             expected.append(("waiting", None))
         if isinstance(move, EndTurn):

@@ -165,6 +165,10 @@ class GameState:
         """A roll of the dice now due, drawn from ``rng``."""
         return Roll(tuple(rng.choice(DIE_FACES) for _ in range(self.dice_to_roll())))
 
+    def sample_chance(self, rng: random.Random) -> Roll:
+        """The chance outcome now due, drawn from ``rng`` (every game's name for it)."""
+        return self.roll_dice(rng)
+
     def legal_moves(self) -> list[Move]:
         """Every move allowed now (the rolls, at a chance node)."""
         if self.phase is Phase.ACTION:

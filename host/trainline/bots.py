@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from host import engine
 from host.engine import greedy_choice
-from host.trainline.game import TrainlineGame, roll_boarding_die
+from host.trainline.game import TrainlineGame
 from host.trainline.moves import (
     Accept,
     Board,
@@ -67,11 +66,10 @@ def _worth(game: TrainlineGame, move: Move) -> float:
 
 
 def choose(game: TrainlineGame, rng: random.Random) -> Move:
-    """The bot's move for the seat that must act now; a boarding's die is rolled with ``rng``."""
-    move = greedy_choice(game.legal_moves(), lambda move: _worth(game, move), rng)
-    if isinstance(move, Board):
-        move = replace(move, doors_open=roll_boarding_die(rng))
-    return move
+    """The bot's move for the seat that must act now; the boarding die is rolled with ``rng``."""
+    if game.is_chance_node():
+        return game.sample_chance(rng)
+    return greedy_choice(game.legal_moves(), lambda move: _worth(game, move), rng)
 
 
 def play_out(game: TrainlineGame, rng: random.Random, limit: int = 5000) -> None:

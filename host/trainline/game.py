@@ -1,8 +1,8 @@
 """The rules of Train Line Chicago: boarding, the aisle, seats, action cards, the win.
 
 Pure rules: no I/O, no clock. The only chance is the shuffle of the two decks (in the set-up,
-made by an injected ``random.Random``) and the boarding die, whose outcome every ``Board`` move
-carries, so the physical board can roll it.
+made by an injected ``random.Random``) and the boarding die, rolled after every ``Board`` move:
+a chance node, whose outcome (``BoardingDie``) the physical board rolls.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from host.trainline.moves import (
     Accept,
     Attack,
     Board,
+    BoardingDie,
     Cell,
     Eccentric,
     EndTurn,
@@ -56,6 +57,7 @@ from host.trainline.moves import (
     TakeSeat,
     UsePass,
     UseToken,
+    moves_from_json,
 )
 from host.trainline.tiles import Layout, Space, default_layout
 from host.turn_order import TurnOrder
@@ -85,6 +87,8 @@ class Phase(Enum):
     """Where the game stands."""
 
     MAIN = "main"
+    BOARDING = "boarding"
+    """A pawn stands at the doors: the boarding die is due (a chance node)."""
     RESPONSE = "response"
     OVER = "over"
 
@@ -165,6 +169,8 @@ class TrainlineGame(TurnBasedGame[Move]):
         self.order = TurnOrder(self.setup.players, self.setup.first)
         self.phase = Phase.MAIN
         self.pending: Attack | None = None
+        self.doors: Cell | None = None
+        """The start space of a pawn waiting for the boarding die."""
         self.winners: frozenset[int] = frozenset()
         self.turns_begun = 0
         self._reach: dict[tuple[int, int, int], set[Cell]] = {}
@@ -337,8 +343,26 @@ class TrainlineGame(TurnBasedGame[Move]):
 
     # ----- legality ------------------------------------------------------------------------
 
+    def is_chance_node(self) -> bool:
+        """True while the boarding die is due."""
+        return self.phase is Phase.BOARDING
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """The boarding die's two outcomes with their odds, while it is due."""
+        if not self.is_chance_node():
+            return []
+        opened = BOARDING_DIE.count(True) / len(BOARDING_DIE)
+        return [(BoardingDie(True), opened), (BoardingDie(False), 1 - opened)]
+
+    def sample_chance(self, rng: random.Random) -> Move:
+        """A roll of the boarding die from ``rng``."""
+        return BoardingDie(roll_boarding_die(rng))
+
     def _candidates(self) -> Iterator[Move]:
         """Every move worth checking (Exit and Enter 2X list each pair of seats once)."""
+        if self.phase is Phase.BOARDING:
+            yield from (outcome for outcome, _ in self.chance_outcomes())
+            return
         if self.phase is Phase.RESPONSE:
             yield from (Rebel(), Accept())
             return
@@ -347,7 +371,7 @@ class TrainlineGame(TurnBasedGame[Move]):
         me = self.players[self.current]
         yield EndTurn()
         for start in self.layout.starts:
-            yield from (Board(start, True), Board(start, False), UsePass(start))
+            yield from (Board(start), UsePass(start))
         yield from (UseToken(card) for card in sorted(set(me.numbers + me.actions)))
         yield from (PlayExpress(), PlayReverse(), PlusDiscard())
         victim = self.players[self.target]
@@ -398,6 +422,11 @@ class TrainlineGame(TurnBasedGame[Move]):
         """Why ``move`` is not allowed now, or None if it is."""
         if self.phase is Phase.OVER:
             return "the game is over"
+        if (self.phase is Phase.BOARDING) != isinstance(move, BoardingDie):
+            waiting = self.phase is Phase.BOARDING
+            return "roll the boarding die first" if waiting else "no boarding die is due"
+        if isinstance(move, BoardingDie):
+            return None
         if isinstance(move, Rebel | Accept):
             if self.phase is not Phase.RESPONSE or self.pending is None:
                 return "no attack waits for an answer"
@@ -545,9 +574,18 @@ class TrainlineGame(TurnBasedGame[Move]):
         card = action_card(move)
         if card is not None:
             self._spend(card)
-        if isinstance(move, Board | UsePass):
-            self._board(move, me)
-            if isinstance(move, UsePass) and self.phase is Phase.MAIN:
+        if isinstance(move, Board):
+            self.boardings += 1
+            self.doors = move.start
+            self.phase = Phase.BOARDING
+        elif isinstance(move, BoardingDie):
+            assert self.doors is not None
+            start, self.doors, self.phase = self.doors, None, Phase.MAIN
+            self._board(start, move.doors_open, me)
+        elif isinstance(move, UsePass):
+            self.boardings += 1
+            self._board(move.start, True, me)
+            if self.phase is Phase.MAIN:
                 self._after_action(U_PASS)
         elif isinstance(move, MoveAlong):
             for number in move.numbers:
@@ -623,11 +661,10 @@ class TrainlineGame(TurnBasedGame[Move]):
         else:
             me.supply -= 1
 
-    def _board(self, move: Board | UsePass, me: Player) -> None:
-        self.boardings += 1
+    def _board(self, start: Cell, doors_open: bool, me: Player) -> None:
         me.supply -= 1
-        if isinstance(move, Board) and not move.doors_open:
-            me.missed = move.start
+        if not doors_open:
+            me.missed = start
             self._end_turn()
             return
         if me.aisle is not None:
@@ -635,7 +672,7 @@ class TrainlineGame(TurnBasedGame[Move]):
             me.aisle = None
             me.supply += 2
             return
-        me.aisle = self.layout.entries[move.start]
+        me.aisle = self.layout.entries[start]
 
     def _answer(self, move: Rebel | Accept) -> None:
         attack = self.pending
@@ -708,6 +745,10 @@ class TrainlineGame(TurnBasedGame[Move]):
             "numbers": list(self.setup.numbers),
             "actions": list(self.setup.actions),
         }
+
+    @classmethod
+    def _moves_from_json(cls, data: dict[str, Any]) -> list[Move]:
+        return moves_from_json(data)
 
     @classmethod
     def _from_head(cls, head: dict[str, Any]) -> TrainlineGame:

@@ -1,13 +1,14 @@
 """What a player can do in Train Line Chicago, one action at a time, and its JSON form.
 
-Cells are ``(row, col)`` of the joined layout. Boarding carries the boarding die's outcome (the
-board rolls it; the engine never rolls). An attack a Rebel Passenger can stop waits for its
-target's answer (``Rebel`` or ``Accept``).
+Cells are ``(row, col)`` of the joined layout. Boarding is followed by the boarding die's roll,
+a chance outcome (``BoardingDie``) the board rolls; the engine never rolls. An attack a Rebel
+Passenger can stop waits for its target's answer (``Rebel`` or ``Accept``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from host.engine import MoveCodec, flag, listed, optional, pair, text, whole
 
@@ -16,12 +17,18 @@ Cell = tuple[int, int]
 
 @dataclass(frozen=True)
 class Board:
-    """Put a pawn on a start space and roll the boarding die (one action)."""
+    """Put a pawn on a start space; the boarding die's roll (``BoardingDie``) follows."""
 
     start: Cell
     """The start space."""
+
+
+@dataclass(frozen=True)
+class BoardingDie:
+    """The boarding die's roll after ``Board``: a chance outcome, from the board or a seeded rng."""
+
     doors_open: bool
-    """The die's outcome: open doors (the pawn boards, the turn goes on) or closed (it misses)."""
+    """Open doors (the pawn boards, the turn goes on) or closed (it misses the train)."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +145,7 @@ class Accept:
 
 Move = (
     Board
+    | BoardingDie
     | UsePass
     | MoveAlong
     | PlayExpress
@@ -158,6 +166,7 @@ Attack = Exit | Eccentric | PanHandle | TakeSeat
 
 ACTIONS: dict[str, type[Move]] = {
     "board": Board,
+    "boarding-die": BoardingDie,
     "u-pass": UsePass,
     "move": MoveAlong,
     "express": PlayExpress,
@@ -197,13 +206,23 @@ move_to_json = MOVE_CODEC.to_json
 move_from_json = MOVE_CODEC.from_json
 
 
+def moves_from_json(data: Any) -> list[Move]:
+    """The moves one record line holds: one, or two for a ``board`` line written before the
+    boarding die became its own line (``doors_open`` on the board line, as records still hold)."""
+    if isinstance(data, dict) and data.get("action") == "board" and "doors_open" in data:
+        board = {key: value for key, value in data.items() if key != "doors_open"}
+        die = {"action": "boarding-die", "doors_open": data["doors_open"]}
+        return [move_from_json(board), move_from_json(die)]
+    return [move_from_json(data)]
+
+
 def describe(move: Move) -> str:
     """The move in words, for the demo."""
     match move:
-        case Board(start, doors_open):
-            return f"rolls the boarding die at {start}: " + (
-                "open doors, boards" if doors_open else "closed doors, misses the train"
-            )
+        case Board(start):
+            return f"steps up to the doors at {start} and rolls the boarding die"
+        case BoardingDie(doors_open):
+            return "open doors, boards" if doors_open else "closed doors, misses the train"
         case UsePass(start):
             return f"boards with a U-Pass at {start}"
         case MoveAlong(numbers, motion, passes, to, slide_to):

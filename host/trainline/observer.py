@@ -22,6 +22,7 @@ from host.trainline.game import Phase, TrainlineGame, action_card
 from host.trainline.moves import (
     Accept,
     Board,
+    BoardingDie,
     EndTurn,
     Enter,
     Move,
@@ -230,7 +231,7 @@ class TrainlineObserver:
                 if child.why_illegal(move) is not None:
                     continue
                 child.push(move)
-                yield from search(child, [*moves, move], rolls + isinstance(move, Board))
+                yield from search(child, [*moves, move], rolls + isinstance(move, BoardingDie))
 
         return next(search(start, [], 0), None)
 
@@ -240,13 +241,15 @@ class TrainlineObserver:
             if REBEL in game.players[game.current].actions:
                 yield Rebel()
             return
+        if game.is_chance_node():  # the die shows what the board reported, if it has
+            if rolls < len(self.rolls):
+                yield BoardingDie(self.rolls[rolls])
+            return
         for move in game.legal_moves():
             if isinstance(move, UseToken | EndTurn):  # unseen: a button ends a turn
                 continue
-            if isinstance(move, Board) and (
-                rolls >= len(self.rolls) or move.doors_open != self.rolls[rolls]
-            ):
-                continue
+            if isinstance(move, Board) and rolls >= len(self.rolls):
+                continue  # no roll reported for it
             yield move
 
 

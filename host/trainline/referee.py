@@ -14,7 +14,7 @@ from typing import Any
 
 from host.errors import BadInputError, IllegalMoveError
 from host.trainline.game import Phase, TrainlineGame
-from host.trainline.moves import describe, move_from_json, move_to_json
+from host.trainline.moves import describe, move_to_json, moves_from_json
 
 
 def judge_lines(lines: Sequence[str]) -> Iterator[dict[str, Any]]:
@@ -29,12 +29,15 @@ def judge_lines(lines: Sequence[str]) -> Iterator[dict[str, Any]]:
         except json.JSONDecodeError as error:
             raise BadInputError(f"line {number}: not JSON ({error.msg})") from None
         try:
-            move = move_from_json(data)
+            moves = moves_from_json(data)
         except BadInputError as error:
             raise BadInputError(f"line {number}: {error}") from None
         seat = game.acting_seat
         try:
-            game.push(move)
+            # An older board line's die roll always follows a legal board, so a line that
+            # fails, fails at its first move and leaves the game as it was.
+            for move in moves:
+                game.push(move)
         except IllegalMoveError as error:
             yield {"line": number, "verdict": "illegal", "seat": seat, "reason": str(error)}
             continue
@@ -44,8 +47,9 @@ def judge_lines(lines: Sequence[str]) -> Iterator[dict[str, Any]]:
             "line": number,
             "verdict": verdict,
             "seat": seat,
-            "move": move_to_json(move),
-            "said": describe(move),
+            # An older board line holding its die roll is echoed whole, as it was written.
+            "move": data if len(moves) > 1 else move_to_json(moves[0]),
+            "said": "; ".join(describe(move) for move in moves),
             "next_seat": shown.on_turn,
             "direction": shown.direction.value,
             "skipped": sorted(shown.skipped),
