@@ -70,7 +70,7 @@ class Game:
     def pop(self) -> Move | Drawn:
         """Take back the last push by replaying all the others from the start."""
         if not self.pushed:
-            raise IndexError("no move to take back")
+            raise IllegalMoveError("nothing to undo")
         move = self.pushed.pop()
         self.position = self.replay(self.pushed)
         return move
