@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from host.errors import BadInputError
-from host.jsonl import json_objects
+from host.jsonl import json_objects, judged, seats_and_first
 from host.trainline.cards import ADVANCED_MOTION, REBEL
 from host.trainline.game import Phase, TrainlineGame, action_card
 from host.trainline.moves import (
@@ -266,13 +266,4 @@ def cards_played(move: Move) -> list[str]:
 def judge_observations(lines: Sequence[str]) -> Iterator[dict[str, Any]]:
     """One verdict per line after the first (``{"seats": N, "first": S}``)."""
     (_, head), *rows = json_objects(lines)
-    seats, first = head.get("seats"), head.get("first", 0)
-    if not isinstance(seats, int) or not isinstance(first, int):
-        raise BadInputError('line 1: needs "seats" and "first"')
-    observer = TrainlineObserver(seats, first)
-    for number, data in rows:
-        try:
-            verdict = observer.judge(data)
-        except BadInputError as error:
-            raise BadInputError(f"line {number}: {error}") from None
-        yield {"line": number, **verdict}
+    yield from judged(rows, TrainlineObserver(*seats_and_first(head)).judge)

@@ -56,39 +56,6 @@ class Phase(Enum):
     """A line is ascending: its seat has won."""
 
 
-@dataclass(frozen=True)
-class Refill:
-    """A turn waiting on the draw pile (a chance node): the lines still owed a card."""
-
-    place: int
-    """The place in each line the drawn card goes to."""
-    seats: tuple[int, ...]
-    """The seats still owed a card, in order (clockwise from the user after a remove)."""
-    draw: bool = False
-    """A draw turn: the drawn card replaces the railcar at ``place``, which then goes face up."""
-    keep: tuple[int, ...] = ()
-    """A draw turn's choice of the face-up card that stays (``Move.keep``)."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The refill as a JSON object."""
-        return {
-            "place": self.place,
-            "seats": list(self.seats),
-            "draw": self.draw,
-            "keep": list(self.keep),
-        }
-
-    @classmethod
-    def from_json(cls, data: Any) -> Refill:
-        """Read a refill written by ``to_json``."""
-        return cls(
-            int(data["place"]),
-            tuple(int(seat) for seat in data["seats"]),
-            bool(data["draw"]),
-            tuple(int(card) for card in data["keep"]),
-        )
-
-
 @dataclass
 class Position:
     """Everything on and around the table. Seats are numbered 0.. clockwise."""
@@ -259,6 +226,39 @@ class Position:
             raise BadInputError(f"not a Game of Trains position ({error})") from None
         check_seats(position.seats, position.first)
         return position
+
+
+@dataclass(frozen=True)
+class Refill:
+    """A turn waiting on the draw pile (a chance node): the lines still owed a card."""
+
+    place: int
+    """The place in each line the drawn card goes to."""
+    seats: tuple[int, ...]
+    """The seats still owed a card, in order (clockwise from the user after a remove)."""
+    draw: bool = False
+    """A draw turn: the drawn card replaces the railcar at ``place``, which then goes face up."""
+    keep: tuple[int, ...] = ()
+    """A draw turn's choice of the face-up card that stays (``Move.keep``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The refill as a JSON object."""
+        return {
+            "place": self.place,
+            "seats": list(self.seats),
+            "draw": self.draw,
+            "keep": list(self.keep),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Refill:
+        """Read a refill written by ``to_json``."""
+        return cls(
+            int(data["place"]),
+            tuple(int(seat) for seat in data["seats"]),
+            bool(data["draw"]),
+            tuple(int(card) for card in data["keep"]),
+        )
 
 
 def check_seats(seats: int, first: int) -> None:
