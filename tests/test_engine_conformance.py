@@ -111,9 +111,22 @@ def _trains_game(rng: random.Random) -> Game:
     return Game(Position.deal(seats, rng.randrange(seats), rng))
 
 
-def _turn_based_state(game: ExpressGame | TrainlineGame) -> dict[str, Any]:
+def _turn_based(
+    kind: type[ExpressGame] | type[TrainlineGame],
+    most: int,
+    bot: Callable[[Any, random.Random], Any],
+    refereed: Callable[[Any], None],
+) -> Engine:
+    """An engine on ``host.engine.TurnBasedGame``, for 2 to ``most`` players."""
     shared = ("record", "cards", "layout", "_reach")  # the moves, data, and a cache
-    return {key: value for key, value in vars(game).items() if key not in shared}
+    return Engine(
+        new=lambda rng: kind.new(rng.randint(2, most), rng),
+        bot=bot,
+        state=lambda game: {k: v for k, v in vars(game).items() if k not in shared},
+        made=lambda game: len(game.record),
+        replayed=lambda game: kind.from_record_lines(game.record_lines()),
+        refereed=refereed,
+    )
 
 
 ENGINES = {
@@ -133,22 +146,8 @@ ENGINES = {
         replayed=lambda game: GameState.from_record(game.record()),
         refereed=_rollecate_refereed,
     ),
-    "express": Engine(
-        new=lambda rng: ExpressGame.new(rng.randint(2, 6), rng),
-        bot=express_bots.choose,
-        state=_turn_based_state,
-        made=lambda game: len(game.record),
-        replayed=lambda game: ExpressGame.from_record_lines(game.record_lines()),
-        refereed=_express_refereed,
-    ),
-    "trainline": Engine(
-        new=lambda rng: TrainlineGame.new(rng.randint(2, 4), rng),
-        bot=trainline_bots.choose,
-        state=_turn_based_state,
-        made=lambda game: len(game.record),
-        replayed=lambda game: TrainlineGame.from_record_lines(game.record_lines()),
-        refereed=_trainline_refereed,
-    ),
+    "express": _turn_based(ExpressGame, 6, express_bots.choose, _express_refereed),
+    "trainline": _turn_based(TrainlineGame, 4, trainline_bots.choose, _trainline_refereed),
 }
 
 
