@@ -195,9 +195,8 @@ def test_every_engine_plays_undoes_replays_and_is_refereed(name: str, seed: int)
 
 
 def test_chance_outcomes_are_the_only_moves_at_a_chance_node() -> None:
-    """Where a game lists its chance outcomes with their odds, they add up to one and are
-    exactly its legal moves there."""
-    for name in ("rollecate", "trainline"):
+    """A game's chance outcomes' odds add up to one, and they are its legal moves there."""
+    for name in ("rollecate", "trainline", "trains"):
         engine, rng = ENGINES[name], random.Random(5)
         game = engine.new(rng)
         while not game.is_chance_node():

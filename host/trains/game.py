@@ -82,15 +82,22 @@ class Game:
             position = play(position, move)
         return position
 
+    def chance_outcomes(self) -> list[tuple[Drawn, float]]:
+        """At a chance node, the cards the draw pile may deal, alike likely (a known pile's top
+        card for sure). A known pile that ran out deals from a reshuffle whose orders are too many
+        to list: ``sample_chance`` deals from it."""
+        position = self.position
+        if not position.is_chance_node() or (position.known_pile and not position.draw_count):
+            return []
+        cards = drawable(position)
+        return [(Drawn(card), 1 / len(cards)) for card in cards]
+
     def legal_moves(self) -> list[Move | Drawn]:
         """The seat's decisions (each choice of the face-up card kept apart), or at a chance node
-        the cards the draw pile may deal (the reshuffle of a known pile that ran out is left to
-        ``sample_chance``)."""
+        the chance outcomes."""
         position = self.position
         if position.is_chance_node():
-            if position.known_pile and not position.draw_count:
-                return []
-            return [Drawn(card) for card in drawable(position)]
+            return [outcome for outcome, _ in self.chance_outcomes()]
         return [
             replace(decision, keep=keep)
             for decision in decisions(position)
