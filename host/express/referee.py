@@ -37,8 +37,8 @@ from host.express.game import (
 )
 from host.express.scoring import cards_from_json, train_from_json
 from host.express.trains import Train, why_car_cannot_follow
-from host.express.turn_order import TurnOrder
-from host.jsonl import json_objects
+from host.jsonl import json_objects, judged, seats_and_first
+from host.turn_order import TurnOrder
 from host.turns import TurnIndicator
 
 Verdict = dict[str, Any]
@@ -235,9 +235,9 @@ class ExpressReferee:
                 "reason": "the draw pile is empty: the hand is over, score the table",
             }
         if turn.ending == TURNTABLE:
-            self.order.turntable()
+            self.order.another_turn_then_reverse()
         if turn.ending == DERAILMENT and not turn.protected and turn.target is not None:
-            self.order.derail(turn.target)
+            self.order.skip(turn.target)
         self.order.pass_turn()
         return {
             "verdict": "move",
@@ -424,16 +424,7 @@ def _discarded(before: Observation, seen: Observation) -> bool:
 def judge_lines(lines: Sequence[str]) -> Iterator[Verdict]:
     """One verdict per observation line; the first line names the seats and who plays first."""
     (_, head), *rows = json_objects(lines)
-    seats, first = head.get("seats"), head.get("first", 0)
-    if not isinstance(seats, int) or not isinstance(first, int) or not 0 <= first < max(seats, 1):
-        raise BadInputError('line 1: needs "seats" (a number) and "first" (a seat)')
-    referee = ExpressReferee(seats, first)
-    for number, data in rows:
-        try:
-            verdict = referee.judge(data)
-        except BadInputError as error:
-            raise BadInputError(f"line {number}: {error}") from None
-        yield {"line": number, **verdict}
+    yield from judged(rows, ExpressReferee(*seats_and_first(head)).judge)
 
 
 def observation_of(game: ExpressGame) -> dict[str, Any]:

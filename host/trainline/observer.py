@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from host.errors import BadInputError
-from host.jsonl import json_objects
+from host.jsonl import json_objects, judged, seats_and_first
 from host.trainline.cards import ADVANCED_MOTION, REBEL
 from host.trainline.game import Phase, TrainlineGame, action_card
 from host.trainline.moves import (
     Accept,
     Board,
+    BoardingDie,
     EndTurn,
     Enter,
     Move,
@@ -230,7 +231,7 @@ class TrainlineObserver:
                 if child.why_illegal(move) is not None:
                     continue
                 child.push(move)
-                yield from search(child, [*moves, move], rolls + isinstance(move, Board))
+                yield from search(child, [*moves, move], rolls + isinstance(move, BoardingDie))
 
         return next(search(start, [], 0), None)
 
@@ -240,13 +241,15 @@ class TrainlineObserver:
             if REBEL in game.players[game.current].actions:
                 yield Rebel()
             return
+        if game.is_chance_node():  # the die shows what the board reported, if it has
+            if rolls < len(self.rolls):
+                yield BoardingDie(self.rolls[rolls])
+            return
         for move in game.legal_moves():
             if isinstance(move, UseToken | EndTurn):  # unseen: a button ends a turn
                 continue
-            if isinstance(move, Board) and (
-                rolls >= len(self.rolls) or move.doors_open != self.rolls[rolls]
-            ):
-                continue
+            if isinstance(move, Board) and rolls >= len(self.rolls):
+                continue  # no roll reported for it
             yield move
 
 
@@ -263,13 +266,4 @@ def cards_played(move: Move) -> list[str]:
 def judge_observations(lines: Sequence[str]) -> Iterator[dict[str, Any]]:
     """One verdict per line after the first (``{"seats": N, "first": S}``)."""
     (_, head), *rows = json_objects(lines)
-    seats, first = head.get("seats"), head.get("first", 0)
-    if not isinstance(seats, int) or not isinstance(first, int):
-        raise BadInputError('line 1: needs "seats" and "first"')
-    observer = TrainlineObserver(seats, first)
-    for number, data in rows:
-        try:
-            verdict = observer.judge(data)
-        except BadInputError as error:
-            raise BadInputError(f"line {number}: {error}") from None
-        yield {"line": number, **verdict}
+    yield from judged(rows, TrainlineObserver(*seats_and_first(head)).judge)

@@ -14,9 +14,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from host.errors import IllegalMoveError
 from host.trains.describe import move_summary, rearrangement
 from host.trains.game import Game
-from host.trains.moves import IllegalMoveError, Move, MoveKind
+from host.trains.moves import Move, MoveKind
 from host.trains.observation import Observation, parse_observation, parse_opening
 from host.trains.position import Phase, Position, abilities, apply, keep_choices
 from host.trains.rules import (
