@@ -29,7 +29,7 @@ from host.context import AppContext
 from host.journal import Journal
 from host.session import Session
 from host.table_loop import TableLoop
-from host.trains.commands import DemoGame
+from host.tables.trains import demo_table
 from host.trains.referee import open_referee
 from vision.camera import RenderedCamera
 from vision.observation import TrainsObservation
@@ -38,7 +38,7 @@ from vision.pipeline import Pipeline
 
 def measure(seed: int, players: int, folder: Path) -> list[float]:
     """Seconds from each new table's first frame to its LED command, for one game."""
-    tables = DemoGame(seed, players).play_out()
+    tables = demo_table(seed, players).lines
     camera = RenderedCamera([TrainsObservation.from_json(t) for t in tables], seed=seed)
     journal = Journal(folder / f"games-{seed}.sqlite")
     app = AppContext(out=io.StringIO(), journal=journal)

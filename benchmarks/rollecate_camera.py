@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from rollecate_helpers import play_randomly
 
 from host.rollecate.bots import simple_policy
-from host.rollecate.demo import scenes_of
 from host.rollecate.referee import open_referee
 from host.rollecate.state import GameState
 from host.rollecate.transcript import table_lines
+from host.tables.rollecate import scenes_of
 from vision.pipeline import Pipeline
 from vision.rollecate_scene import lay_rollecate, random_rollecate_table
 from vision.scene import DIFFICULTIES, Look, photograph

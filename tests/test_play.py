@@ -22,7 +22,7 @@ from host.journal import Journal
 from host.play import play_table
 from host.session import Session
 from host.table_loop import TableLoop
-from host.trains.commands import DemoGame
+from host.tables.trains import demo_table
 from host.trains.referee import open_referee
 from vision.camera import CameraFrame, RenderedCamera
 from vision.observation import TrainsObservation
@@ -33,7 +33,7 @@ SEED, PLAYERS = 26, 2  # a short seeded 2-seat game: 10 moves
 
 
 def rendered_game() -> tuple[list[dict[str, object]], RenderedCamera]:
-    tables = DemoGame(SEED, PLAYERS).play_out()
+    tables = demo_table(SEED, PLAYERS).lines
     camera = RenderedCamera([TrainsObservation.from_json(t) for t in tables], seed=SEED)
     return tables, camera
 
@@ -79,7 +79,7 @@ def test_play_follows_a_video_file_to_the_win(tmp_path: Path) -> None:
 
 
 def test_a_table_game_stopped_half_way_is_resumed_from_the_journal(tmp_path: Path) -> None:
-    tables = DemoGame(SEED, PLAYERS).play_out()
+    tables = demo_table(SEED, PLAYERS).lines
     observed = [TrainsObservation.from_json(t) for t in tables]
     first_half = write_video(tmp_path / "a.avi", RenderedCamera(observed[:6], seed=SEED))
     second_half = write_video(tmp_path / "b.avi", RenderedCamera(observed[5:], seed=SEED))

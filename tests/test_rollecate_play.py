@@ -17,8 +17,8 @@ from host.cli import main
 from host.context import AppContext
 from host.journal import Journal
 from host.play import open_camera
-from host.rollecate.commands import play_at_table, resume, typed_line
-from host.rollecate.demo import DemoGame
+from host.table_runner import play_at_table, resume
+from host.tables.rollecate import GAME, demo_table, typed_line
 from vision.camera import CameraFrame, RenderedCamera
 
 SEED = 3  # seat 0 builds a 4 in the first turn: four dice
@@ -27,7 +27,7 @@ SEED = 3  # seat 0 builds a 4 in the first turn: four dice
 def test_a_build_arms_the_roll_button_and_the_boards_dice_go_to_the_referee(
     tmp_path: Path,
 ) -> None:
-    scenes = DemoGame(SEED, 2).scenes()[:2]  # the set-up, then the build
+    scenes = demo_table(SEED, 2).scenes[:2]  # the set-up, then the build
     frames = list(RenderedCamera([scene.view for scene in scenes], seed=SEED))
     out = io.StringIO()
     journal = Journal(tmp_path / "games.sqlite")
@@ -50,7 +50,7 @@ def test_a_build_arms_the_roll_button_and_the_boards_dice_go_to_the_referee(
                 if pressed is not None and time.monotonic() - pressed > 3:
                     return
 
-        assert play_at_table(2, 0, app, lambda: table_with_a_player(), lights) == 0
+        assert play_at_table(GAME, 2, 0, app, lambda: table_with_a_player(), lights) == 0
         lights.close()
     said = out.getvalue()
     game_id = journal.games()[-1].id
@@ -79,7 +79,7 @@ def test_dice_rolled_by_hand_are_typed(typed: str, line: dict[str, object] | Non
 
 
 def test_a_table_game_cut_off_before_its_dice_resumes_asking_for_them(tmp_path: Path) -> None:
-    scenes = DemoGame(SEED, 2).scenes()[:2]  # the set-up, then the build
+    scenes = demo_table(SEED, 2).scenes[:2]  # the set-up, then the build
     camera = RenderedCamera([scene.view for scene in scenes], seed=SEED)
     video = tmp_path / "table.avi"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), camera.fps, (1280, 720))
@@ -91,13 +91,13 @@ def test_a_table_game_cut_off_before_its_dice_resumes_asking_for_them(tmp_path: 
     with Journal(db) as journal:
         app = AppContext(out=out, journal=journal, camera=str(video), board="none")
         # The game is played until the build stands; then the app is gone (the video ends).
-        assert play_at_table(2, 0, app, open_camera(str(video)), None) == 0
+        assert play_at_table(GAME, 2, 0, app, open_camera(str(video)), None) == 0
         game_id = journal.games()[-1].id
     assert "roll 4 dice" in out.getvalue() and "type the dice" in out.getvalue()
     again = io.StringIO()
     with Journal(db) as journal:
         app = AppContext(out=again, journal=journal, camera=str(video), board="none")
-        assert resume(game_id, app) == 0
+        assert resume(GAME, game_id, app) == 0
     said = again.getvalue()
     assert f"Resuming game {game_id} after 0 turns" in said
     assert "type the dice" in said.split("Resuming")[1], said  # the build's dice are still due

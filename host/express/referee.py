@@ -10,7 +10,7 @@ observation is compared with the last accepted table: a turn that is still going
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,7 @@ from host.express.scoring import cards_from_json, train_from_json
 from host.express.trains import Train, why_car_cannot_follow
 from host.express.turn_order import TurnOrder
 from host.jsonl import json_objects
+from host.referee import Verdict as TableVerdict
 from host.turns import TurnIndicator
 
 Verdict = dict[str, Any]
@@ -154,6 +155,19 @@ class ExpressReferee:
     def current(self) -> int:
         """The seat on turn."""
         return self.order.current
+
+    def opening(self) -> TableVerdict:
+        """The verdict on the opening line: who plays first."""
+        return TableVerdict("waiting", self.current)
+
+    def feed(self, line: Mapping[str, Any]) -> TableVerdict:
+        """``judge`` as the app takes it (``host.referee.TableReferee``)."""
+        return TableVerdict.of(self.judge(line))
+
+    @property
+    def dice_wanted(self) -> int:
+        """Express rolls no dice."""
+        return 0
 
     def judge(self, data: Any) -> Verdict:
         """The verdict on one line: an observation, or a board event naming a target."""

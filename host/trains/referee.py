@@ -10,10 +10,10 @@ Anything else is illegal, with the reason, and the committed position stays as i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
 from typing import Any
 
+from host.referee import Verdict
 from host.trains.describe import move_summary, rearrangement
 from host.trains.game import Game
 from host.trains.moves import IllegalMoveError, Move, MoveKind
@@ -27,22 +27,6 @@ from host.trains.rules import (
     is_ascending,
 )
 from host.turns import TurnIndicator
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The referee's answer to one observation (its JSON form is public: docs/formats.md)."""
-
-    verdict: str
-    """``move``, ``win``, ``waiting`` or ``illegal``."""
-    seat: int
-    """The seat the verdict is about: the one that moved, won, is to play, or broke a rule."""
-    fields: dict[str, Any] = field(default_factory=dict)
-    """Everything else: ``move``, ``next_seat``, ``reason``, ``pending``, ``takeback``."""
-
-    def to_json(self) -> dict[str, Any]:
-        """One JSON object, as ``conductor referee`` prints it."""
-        return {"verdict": self.verdict, "seat": self.seat, **self.fields}
 
 
 class Referee:
@@ -83,13 +67,26 @@ class Referee:
             return Verdict("waiting", position.to_play, {"pending": pending})
         return Verdict("illegal", position.to_play, {"reason": _diagnose(position, seen, errors)})
 
-    def judge(self, data: dict[str, Any]) -> dict[str, Any]:
+    def opening(self) -> Verdict:
+        """The verdict on the opening table: who plays first."""
+        return self.observe(Observation.of(self.game.position))
+
+    def feed(self, line: Mapping[str, Any]) -> Verdict:
         """Judge one observation in its JSON form (MalformedObservationError if malformed).
         An observation marked ``"accepted": true`` is the players overruling the referee."""
-        seen = parse_observation(data, self.game.position.seats)
-        if data.get("accepted") is True:
-            return self.accept(seen).to_json()
-        return self.observe(seen).to_json()
+        seen = parse_observation(line, self.game.position.seats)
+        if line.get("accepted") is True:
+            return self.accept(seen)
+        return self.observe(seen)
+
+    def judge(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """``feed``, JSON in and out (as ``conductor referee`` prints it)."""
+        return self.feed(data).to_json()
+
+    @property
+    def dice_wanted(self) -> int:
+        """The Game of Trains rolls no dice."""
+        return 0
 
     def accept(self, seen: Observation) -> Verdict:
         """The players overrule the referee: the table as seen stands as the turn of the seat
@@ -145,7 +142,7 @@ class Referee:
         moves = self.game.moves
         self.previous = self.game.replay(moves[:-1]) if moves else None
 
-    def turn(self) -> TurnIndicator:
+    def turn_indicator(self) -> TurnIndicator:
         """Whose turn it is, or who won."""
         position = self.game.position
         winner = position.winner
