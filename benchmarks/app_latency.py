@@ -30,10 +30,11 @@ from host.journal import Journal
 from host.session import Session
 from host.table_loop import TableLoop
 from host.tables.trains import demo_table
+from host.trains.observation import TrainsObservation
 from host.trains.referee import open_referee
 from vision.camera import RenderedCamera
-from vision.observation import TrainsObservation
 from vision.pipeline import Pipeline
+from vision.trains_zones import TrainsZones
 
 
 def measure(seed: int, players: int, folder: Path) -> list[float]:
@@ -54,7 +55,7 @@ def measure(seed: int, players: int, folder: Path) -> list[float]:
         link.show = timed_show  # type: ignore[method-assign]
         lights = BoardLights(link)
         loop = TableLoop(session, app, "trains", "trains", lights=lights)
-        feed = CameraFeed(Pipeline(deck="trains", players=players))
+        feed = CameraFeed(Pipeline(deck="trains", zones=TrainsZones(players)))
         changed_at: list[float] = []
         previous = None
         frames = list(camera)  # rendered beforehand: a real camera's frames cost the app nothing

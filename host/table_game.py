@@ -18,7 +18,7 @@ from host.errors import BadInputError
 from host.referee import TableReferee
 
 if TYPE_CHECKING:  # the recognizer (OpenCV) loads only for a game played through the camera
-    from vision.observation import TableObservation
+    from vision.camera import TableObservation
     from vision.pipeline import Pipeline
 
 R = TypeVar("R", bound=TableReferee)

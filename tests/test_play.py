@@ -23,10 +23,11 @@ from host.play import play_table
 from host.session import Session
 from host.table_loop import TableLoop
 from host.tables.trains import demo_table
+from host.trains.observation import TrainsObservation
 from host.trains.referee import open_referee
 from vision.camera import CameraFrame, RenderedCamera
-from vision.observation import TrainsObservation
 from vision.pipeline import Pipeline
+from vision.trains_zones import TrainsZones
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED, PLAYERS = 26, 2  # a short seeded 2-seat game: 10 moves
@@ -169,7 +170,7 @@ def test_a_session_survives_a_camera_dropout_and_the_board_being_killed(tmp_path
             session_for=session_for,  # type: ignore[arg-type]
             make_loop=lambda session: TableLoop(session, app, "trains", "trains", lights=lights),
             opener=troubled_camera,
-            feed=CameraFeed(Pipeline(players=PLAYERS)),
+            feed=CameraFeed(Pipeline(zones=TrainsZones(PLAYERS))),
             app=app,
             lights=lights,
             live=False,

@@ -18,6 +18,7 @@ from host.table_loop import TableLoop
 from host.table_runner import watch_scenes
 from host.tables.rollecate import GAME, demo_table
 from vision.pipeline import Pipeline
+from vision.rollecate_zones import RollecateZones
 
 GOLDEN = Path(__file__).parent / "fixtures" / "rollecate" / "demo_seed1_3players.txt"
 
@@ -59,8 +60,8 @@ def test_the_camera_sees_the_turns_the_game_played(tmp_path: Path) -> None:
         app = AppContext(out=out, journal=journal, camera="rendered", board="none")
         session = Session.start("rollecate", game.lines[0], open_referee, journal, {})
         loop = TableLoop(session, app, "Rollecate", "rollecate")
-        watch_scenes(GAME, game, scenes, CameraFeed(Pipeline(deck="rollecate", players=2)), loop,
-                     seed=3)
+        feed = CameraFeed(Pipeline(deck="rollecate", zones=RollecateZones(2)))
+        watch_scenes(GAME, game, scenes, feed, loop, seed=3)
         said = out.getvalue()
         assert "illegal" not in said, said
         assert session.turns == moves, said

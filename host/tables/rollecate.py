@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from host.errors import BadInputError
 from host.rollecate.bots import simple_policy
 from host.rollecate.cards import Kind, default_book
-from host.rollecate.observation import is_event
+from host.rollecate.observation import RollecateObservation, is_event
 from host.rollecate.referee import LineReferee, judge_file, open_referee
 from host.rollecate.rules import MAX_PLAYERS, MIN_PLAYERS, TIE_BREAK_VALUES
 from host.rollecate.scoring import Scoring, score_table
@@ -26,10 +26,9 @@ from host.rollecate.transcript import table_lines
 from host.rollecate.words import plural
 from host.table_game import DemoTable, GameInputs, Scene, TableGame, seats_between
 from vision.imaging import read_image
-from vision.observation import RollecateObservation
 from vision.pipeline import Pipeline
 from vision.rollecate_table import START_MARKER_ID
-from vision.rollecate_zones import spread_cards
+from vision.rollecate_zones import RollecateZones, spread_cards
 
 PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 """A score file with one of these is a photo of the final count."""
@@ -212,7 +211,7 @@ GAME = TableGame[LineReferee](
     check_seats=seats_between("Rollecate", MIN_PLAYERS, MAX_PLAYERS),
     open_referee=open_referee,
     referee_file=referee_file,
-    pipeline=lambda players: Pipeline(deck="rollecate", players=players),
+    pipeline=lambda players: Pipeline(deck="rollecate", zones=RollecateZones(players)),
     inputs=INPUTS,
     dice="wheel",
     demo=demo_table,

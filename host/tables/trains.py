@@ -11,11 +11,11 @@ from host.errors import BadInputError
 from host.jsonl import read_json_lines
 from host.table_game import DemoTable, Scene, TableGame
 from host.trains.bots import GreedyBot
-from host.trains.observation import Observation, parse_observation, parse_opening
+from host.trains.observation import Observation, TrainsObservation, parse_observation
 from host.trains.position import Phase, Position, apply, check_seats
-from host.trains.referee import Referee, open_referee
-from vision.observation import TrainsObservation
+from host.trains.referee import Referee, open_referee, parse_opening
 from vision.pipeline import Pipeline
+from vision.trains_zones import TrainsZones
 
 MAX_DEMO_MOVES = 2000
 """A demo that has not ended by then stops (greedy bots finish far sooner)."""
@@ -77,7 +77,7 @@ GAME = TableGame[Referee](
     check_seats=check_seats,
     open_referee=open_referee,
     referee_file=referee_file,
-    pipeline=lambda players: Pipeline(deck="trains", players=players),
+    pipeline=lambda players: Pipeline(deck="trains", zones=TrainsZones(players)),
     demo=demo_table,
     show=show,
     ending=ending,

@@ -17,8 +17,8 @@ from host.referee import Verdict
 from host.trains.describe import move_summary, rearrangement
 from host.trains.game import Game
 from host.trains.moves import IllegalMoveError, Move, MoveKind
-from host.trains.observation import Observation, parse_observation, parse_opening
-from host.trains.position import Phase, Position, abilities, apply, keep_choices
+from host.trains.observation import MalformedObservationError, Observation, parse_observation
+from host.trains.position import Phase, Position, abilities, apply, check_seats, keep_choices
 from host.trains.rules import (
     HOLE,
     LINE_LENGTH,
@@ -354,3 +354,39 @@ def _diagnose(position: Position, seen: Observation, errors: list[str]) -> str:
 def open_referee(opening: dict[str, Any]) -> Referee:
     """A referee for the table described by a game's first observation."""
     return Referee(parse_opening(opening))
+
+
+def parse_opening(data: Any) -> Position:
+    """The first observation of a game: the table after dealing or after set-up.
+
+    It carries ``"seats"`` and ``"first"``; ``"phase"`` (``"draft"`` or ``"play"``) says
+    whether the set-up draft is still to come. Without it, a table with no face-up cards and
+    every line descending is taken as just dealt.
+    """
+    if not isinstance(data, dict):
+        raise MalformedObservationError("an observation is a JSON object")
+    seats, first = data.get("seats"), data.get("first", 0)
+    if not isinstance(seats, int) or isinstance(seats, bool):
+        raise MalformedObservationError('the first observation needs "seats", the seat count')
+    if not isinstance(first, int) or isinstance(first, bool):
+        raise MalformedObservationError('"first" must be the number of the seat that starts')
+    check_seats(seats, first)
+    observation = parse_observation(data, seats)
+    if observation.unreadable:
+        raise MalformedObservationError(
+            "the first observation must show every card: cannot read " + observation.unreadable[0]
+        )
+    if observation.locks:
+        raise MalformedObservationError("no protect card can lie out before the first turn")
+    phase_name = data.get("phase")
+    if phase_name is None:
+        dealt = not observation.faceup and all(
+            list(line) == sorted(line, reverse=True) for line in observation.lines
+        )
+        phase = Phase.DRAFT if dealt else Phase.PLAY
+    elif phase_name in ("draft", "play"):
+        phase = Phase(phase_name)
+    else:
+        raise MalformedObservationError('"phase" must be "draft" or "play"')
+    lines = [list(line) for line in observation.lines]
+    return Position.from_table(seats, first, lines, sorted(observation.faceup), phase)
