@@ -12,13 +12,20 @@ import cv2
 import pytest
 
 from host.board import BoardLink, SimulatedBoard
+from host.board.events import ButtonPress, DiceRoll
 from host.board.lights import BoardLights
+from host.board.pictures import picture_for
 from host.cli import main
 from host.context import AppContext
 from host.journal import Journal
 from host.play import open_camera
+from host.rollecate.observation import is_event
+from host.rollecate.referee import open_referee
+from host.session import Session
+from host.table_loop import BoardInput, PlayerControl, TableLoop, TableSeen
 from host.table_runner import play_at_table, resume
 from host.tables.rollecate import GAME, demo_table, typed_line
+from host.turns import TurnIndicator
 from vision.camera import CameraFrame, RenderedCamera
 
 SEED = 3  # seat 0 builds a 4 in the first turn: four dice
@@ -108,3 +115,56 @@ def test_a_demo_game_is_not_resumed_at_the_table(capsys: pytest.CaptureFixture[s
     capsys.readouterr()
     assert main(["resume", "1"]) == 2
     assert "conductor demo rollecate --seed 2" in capsys.readouterr().err
+
+
+class BoardNow:
+    """The board's LEDs and roll button driven straight through the link: each call returns once
+    the board has answered, so the test knows what the roll button holds when it presses it."""
+
+    def __init__(self, link: BoardLink) -> None:
+        self.link = link
+        self.armed: list[int] = []
+
+    def show_turn(self, turn: TurnIndicator) -> None:
+        self.link.show(picture_for(turn))
+
+    def arm_dice(self, kind: str, count: int) -> None:
+        self.link.arm(kind, count)
+        self.armed.append(count)
+
+
+def rolled_on_press(sim: SimulatedBoard, link: BoardLink) -> int | None:
+    """Press the board's roll button: how many dice it rolled (None: it rolled none)."""
+    sim.press("roll", 150)
+    pressed_at = None
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        event = link.next_event(timeout=0.2)
+        if isinstance(event, DiceRoll):
+            return len(event.faces)
+        if isinstance(event, ButtonPress) and event.button == "roll":
+            pressed_at = time.monotonic()
+        if pressed_at is not None and time.monotonic() - pressed_at > 1.5:
+            return None  # the board sends a button's roll with its press: none is coming
+    raise AssertionError("the board never reported the press")
+
+
+def test_an_undo_disarms_the_roll_button_the_undone_turn_had_armed(tmp_path: Path) -> None:
+    """Seat 0's turn is complete, seat 1's build wants three dice and arms the button; the
+    players take back seat 0's turn: no dice are due, so the button must roll nothing."""
+    lines = demo_table(SEED, 2).lines
+    with SimulatedBoard() as sim, BoardLink.open(sim.port) as link, \
+            Journal(tmp_path / "games.sqlite") as journal:
+        board = BoardNow(link)
+        app = AppContext(out=io.StringIO(), journal=journal, board="sim")
+        session = Session.start("rollecate", lines[0], open_referee, journal, {"mode": "table"})
+        loop = TableLoop(session, app, "Rollecate", "rollecate", lights=board, dice="wheel")
+        for now, line in enumerate(lines[1:5], start=1):
+            loop.handle(BoardInput(line) if is_event(line) else TableSeen(line), float(now))
+        assert session.turns == 1 and session.referee.dice_wanted == 3
+        assert board.armed[-1] == 3
+        assert rolled_on_press(sim, link) == 3
+        loop.handle(PlayerControl("undo"), 5.0)
+        assert session.turns == 0 and session.referee.dice_wanted == 0
+        assert board.armed[-1] == 0
+        assert rolled_on_press(sim, link) is None
