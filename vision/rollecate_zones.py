@@ -28,15 +28,7 @@ from vision.rollecate_table import (
     TRAIN_SIZE_MM,
     pile_centre,
 )
-from vision.table import (
-    SEAT_EDGES,
-    TABLE_HEIGHT_MM,
-    TABLE_WIDTH_MM,
-    Edge,
-    edge_direction,
-    outward,
-    slot_centre,
-)
+from vision.table import SEAT_EDGES, Edge, edge_direction, edge_distance, slot_centre
 from vision.train_piece import find_train
 
 DECK_PREFIX = "rollecate/"
@@ -71,13 +63,6 @@ class RollecateZones:
             cards, self.players, train, frame.marker_on_table(START_MARKER_ID),
             covered_piles(frame.image, to_table, self.players, cards))
         return cards, observation
-
-
-def edge_distance(edge: Edge, point: Points) -> float:
-    """How far a table point lies from the table edge where the seat at ``edge`` sits."""
-    middle = np.array([TABLE_WIDTH_MM / 2, TABLE_HEIGHT_MM / 2])
-    reach = (TABLE_HEIGHT_MM if edge in (Edge.BOTTOM, Edge.TOP) else TABLE_WIDTH_MM) / 2
-    return reach - float((point - middle) @ outward(edge))
 
 
 def seat_of(point: Points, players: int) -> int | None:

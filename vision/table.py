@@ -91,6 +91,13 @@ def outward(edge: Edge) -> Points:
     return np.asarray(rotation(edge.facing_degrees) @ np.array([0.0, 1.0]), np.float64)
 
 
+def edge_distance(edge: Edge, point: Points) -> float:
+    """How far a table point lies from the table edge where the seat at ``edge`` sits."""
+    middle = np.array([TABLE_WIDTH_MM / 2, TABLE_HEIGHT_MM / 2])
+    reach = (TABLE_HEIGHT_MM if edge in (Edge.BOTTOM, Edge.TOP) else TABLE_WIDTH_MM) / 2
+    return reach - float((point - middle) @ outward(edge))
+
+
 DRAW_PILE_MM = (TABLE_WIDTH_MM / 2 - 110.0, TABLE_HEIGHT_MM / 2)
 """Centre of the draw pile in the middle of the table."""
 FACEUP_ORIGIN_MM = (TABLE_WIDTH_MM / 2 - 20.0, TABLE_HEIGHT_MM / 2 - 55.0)
