@@ -79,8 +79,9 @@ def resume(game: Game, game_id: int, app: AppContext) -> int:
 
 def _resume_demo(game: Game, game_id: int, settings: Mapping[str, Any], app: AppContext) -> int:
     """A demo goes on from its seed when every line of it is a table (a turn each)."""
-    seed = settings.get("seed")
-    table = None if game.demo is None else game.demo(int(seed or 0), int(settings["players"]))
+    seed, players = int(settings.get("seed", 0)), int(settings.get("players", 0))
+    game.check_seats(players, 0)
+    table = None if game.demo is None else game.demo(seed, players)
     if table is None or (game.inputs is not None
                          and any(game.inputs.is_event(line) for line in table.lines)):
         raise BadInputError(f"game {game_id} was a demo: run conductor demo {game.name} --seed "
@@ -94,7 +95,7 @@ def _resume_demo(game: Game, game_id: int, settings: Mapping[str, Any], app: App
         raise BadInputError(f"game {game_id}'s journal does not match its seeded demo")
     app.say(f"Resuming game {game_id} after {done} {game.turn_word}")
     _say(app, game.show(session.referee))
-    return _run_demo(game, table, done, session, app, int(seed or 0))
+    return _run_demo(game, table, done, session, app, seed)
 
 
 def _picture(game: Game, referee: Any) -> object:
