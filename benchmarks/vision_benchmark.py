@@ -23,9 +23,9 @@ import cv2
 import numpy as np
 
 from host.deck import load_deck
+from host.trains.observation import TrainsObservation
 from vision.faces import render_face
 from vision.imaging import Image, grey
-from vision.observation import TrainsObservation
 from vision.pipeline import Pipeline
 from vision.scene import (
     DIFFICULTIES,
@@ -38,6 +38,7 @@ from vision.scene import (
     render_table,
     trains_layout,
 )
+from vision.trains_zones import TrainsZones
 
 TEMPLATE = (40, 56)
 BASELINE_MIN_SCORE = 0.0
@@ -85,7 +86,7 @@ def score_scene(job: tuple[int, str]) -> Counter[str]:
     seed, level = job
     table = random_trains_table(seed)
     image, truth = render_table(table, seed, level)
-    reading = Pipeline().read(image)
+    reading = Pipeline(zones=TrainsZones()).read(image)
     counts: Counter[str] = Counter()
     matched = set()
     for seen in truth.cards:
@@ -128,7 +129,7 @@ def latency(frames: int) -> tuple[float, float, float, float]:
         look = Look.draw(1000 + seed, difficulty("medium"))
         laid = lay_table(trains_layout(table, 1000 + seed), look)
         images.append(photograph(laid, 0, hands=0)[0])  # all 28 in view, every zone read
-    pipeline = Pipeline(players=4)
+    pipeline = Pipeline(zones=TrainsZones(4))
     for image in images[:3]:  # warm up caches and references
         pipeline.read(image)
     times = []
@@ -157,7 +158,7 @@ def still_latency(tables: int = 10, frames: int = 12) -> tuple[float, float]:
         table = TrainsObservation(table.lines, (), table.locks)
         camera = RenderedCamera([table], seed=1000 + seed, level="medium", still_frames=frames)
         images = [frame.image for frame in camera]
-        pipeline = Pipeline(players=4)
+        pipeline = Pipeline(zones=TrainsZones(4))
         pipeline.read(images[0])
         for image in images[1:]:
             begin = time.perf_counter()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from host import engine
+import host.engine as engine
 from host.engine import greedy_choice
 from host.express.cards import WILD
 from host.express.game import HAND_LIMIT, ExpressGame

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from host import engine
+import host.engine as engine
 from host.engine import greedy_choice
 from host.trainline import moves
 from host.trainline.game import TrainlineGame

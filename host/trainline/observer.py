@@ -11,12 +11,13 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from host.errors import BadInputError
 from host.jsonl import json_objects, judged, seats_and_first
+from host.referee import Verdict
 from host.trainline.cards import ADVANCED_MOTION, REBEL
 from host.trainline.game import Phase, TrainlineGame, action_card
 from host.trainline.moves import (
@@ -31,6 +32,7 @@ from host.trainline.moves import (
     UseToken,
     move_to_json,
 )
+from host.turns import TurnIndicator
 
 Cell = tuple[int, int]
 #: How many positions the search may visit to explain one observation before giving up.
@@ -108,7 +110,24 @@ class TrainlineObserver:
         self.game = TrainlineGame.new(seats, random.Random(0), first)
         self.rolls: list[bool] = []
 
-    def judge(self, data: dict[str, Any]) -> dict[str, Any]:
+    def opening(self) -> Verdict:
+        """The verdict on the opening line: who plays first."""
+        return Verdict("waiting", self.game.acting_seat)
+
+    def feed(self, line: Mapping[str, Any]) -> Verdict:
+        """``judge`` as the app takes it (``host.referee.TableReferee``)."""
+        return Verdict.of(self.judge(line))
+
+    def turn_indicator(self) -> TurnIndicator:
+        """Whose turn it is, for the seat LEDs."""
+        return self.game.turn_indicator()
+
+    @property
+    def dice_wanted(self) -> int:
+        """The boarding die is not rolled on the board yet."""
+        return 0
+
+    def judge(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """The verdict on one line: an observation, a die roll or a seat's button."""
         seat = self.game.acting_seat
         if self.game.phase is Phase.OVER:
