@@ -81,6 +81,17 @@ def _encode_string(text: str, out: list[str]) -> None:
     out.append('"')
 
 
+def printable(text: str, limit: int) -> str:
+    """``text`` made safe to send: printable ASCII only (others become ``?``), one line, at
+    most ``limit`` characters. For reasons that quote what a host sent."""
+    out = []
+    for char in text:
+        out.append(char if " " <= char <= "~" else "?")
+    if len(out) > limit:
+        out = out[: limit - 3] + ["..."]
+    return "".join(out)
+
+
 def _encode_value(value: object, out: list[str]) -> None:
     # bool before int: in CPython True is an int; MicroPython disagrees, so test it first.
     if value is None:
@@ -122,7 +133,8 @@ def canonical_json(message: dict[str, object]) -> bytes:
     return "".join(out).encode()
 
 
-def _crc(payload: bytes) -> bytes:
+def crc(payload: bytes) -> bytes:
+    """The frame checksum of ``payload``: CRC32, 4 bytes little-endian."""
     checksum: int = binascii.crc32(payload) & 0xFFFFFFFF
     return checksum.to_bytes(4, "little")
 
@@ -130,7 +142,7 @@ def _crc(payload: bytes) -> bytes:
 def encode_frame(message: dict[str, object]) -> bytes:
     """One message as a complete wire frame, delimiter included."""
     payload = canonical_json(message)
-    return cobs_encode(payload + _crc(payload)) + DELIMITER
+    return cobs_encode(payload + crc(payload)) + DELIMITER
 
 
 def decode_frame(frame: bytes) -> dict[str, object]:
@@ -139,7 +151,7 @@ def decode_frame(frame: bytes) -> dict[str, object]:
     if len(body) < 5:
         raise FrameError("frame too short")
     payload = body[:-4]
-    if _crc(payload) != body[-4:]:
+    if crc(payload) != body[-4:]:
         raise FrameError("checksum mismatch")
     try:
         message = json.loads(payload)
