@@ -28,7 +28,7 @@ try:
 except ImportError:  # MicroPython has no typing module; annotations are never evaluated
     pass
 
-FIRMWARE_VERSION = "0.2.0"
+FIRMWARE_VERSION = "0.3.0"
 CAPABILITIES = ["audit", "buttons", "dice", "leds"]
 #: Events kept for replay until acknowledged; beyond this the oldest is dropped and counted.
 OUTBOX_SIZE = 32
@@ -167,8 +167,10 @@ class BoardCore:
         return [_refusal(request, "unknown message type: " + str(kind))]
 
     def _hello(self, message: "dict[str, object]", now: int) -> "list[dict[str, object]]":
-        self._greeted = True
-        if message.get("boot") == self.boot:
+        # A host of another major version (or none) learns ours from the reply and must stop;
+        # it is not greeted, so its acks and requests are not taken and no event goes to it.
+        self._greeted = _speaks_our_major(message.get("v"))
+        if self._greeted and message.get("boot") == self.boot:
             self._acknowledge(message.get("ack"))
         reply: dict[str, object] = {
             "t": "hello", "v": [protocol.VERSION_MAJOR, protocol.VERSION_MINOR],
@@ -177,10 +179,10 @@ class BoardCore:
             "dice": sorted(dice.FACES), "lost": self._lost,
             "first": _seq_of(self._outbox[0]) if self._outbox else self._seq + 1,
         }
-        return [reply] + self._resend(now, everything=True)
+        return [reply] + (self._resend(now, everything=True) if self._greeted else [])
 
     def _acknowledge(self, seq: object) -> None:
-        if isinstance(seq, int):
+        if isinstance(seq, int) and dice.integer_in(seq, 0, MAX_ID):
             kept = [entry for entry in self._outbox if _seq_of(entry) > seq]
             if len(kept) != len(self._outbox):
                 self._outbox = kept
@@ -233,7 +235,8 @@ class BoardCore:
     def _arm(self, message: "dict[str, object]") -> "list[dict[str, object]]":
         kind = message.get("dice")
         count = message.get("n")
-        if count == 0:
+        if dice.integer_in(count, 0, 0):
+            dice.check_roll(kind, 1)  # disarming still names a kind the board knows
             self._armed = None
         else:
             dice.check_roll(kind, count)
@@ -290,15 +293,19 @@ class BoardCore:
         return not self._greeted or self.idle(now)
 
     def _resend(self, now: int, everything: bool) -> "list[dict[str, object]]":
+        """Every held event, oldest first, if any is due (or ``everything``); else none.
+
+        Always from the oldest: a host that missed one waits for it, and must then get the
+        later ones after it, never before it.
+        """
+        if not everything and not any(_due(entry, now) for entry in self._outbox):
+            return []
         out: list[dict[str, object]] = []
         for entry in self._outbox:
-            sent_at = entry[1]
-            if everything or sent_at is None or (isinstance(sent_at, int)
-                                                 and now - sent_at >= RESEND_MS):
-                entry[1] = now
-                event = entry[0]
-                assert isinstance(event, dict)
-                out.append(event)
+            entry[1] = now
+            event = entry[0]
+            assert isinstance(event, dict)
+            out.append(event)
         return out
 
     # -- LEDs -----------------------------------------------------------------------------
@@ -310,10 +317,19 @@ class BoardCore:
         return leds.limit(leds.render(self.picture, now, self.idle(now)), level)
 
 
+def _due(entry: "list[object]", now: int) -> bool:
+    sent_at = entry[1]
+    return sent_at is None or (isinstance(sent_at, int) and now - sent_at >= RESEND_MS)
+
+
+def _speaks_our_major(version: object) -> bool:
+    return isinstance(version, list) and len(version) == 2 \
+        and dice.integer_in(version[0], protocol.VERSION_MAJOR, protocol.VERSION_MAJOR) \
+        and dice.integer_in(version[1], 0, MAX_ID)
+
+
 def _valid_id(request: object) -> bool:
-    # bool is an int in CPython (not in MicroPython): refuse it explicitly on both.
-    return isinstance(request, int) and request is not True and request is not False \
-        and 1 <= request <= MAX_ID
+    return dice.integer_in(request, 1, MAX_ID)
 
 
 def _refusal(request: object, reason: str) -> "dict[str, object]":
