@@ -10,14 +10,16 @@ host is not greeted, and the ping answered by a firmware that is still running.
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from hypothesis import strategies as st
 
 from host.board import SimulatedBoard
 from host.board.conformance import frame_problems
-from host.board.shared import dice, protocol
+from host.board.shared import FIRMWARE_FOLDER, dice, protocol
 from host.board.wire import Frame, RawBoard, frame_of, is_reply
 
 MAX_ID = 2**53 - 1
@@ -174,6 +176,8 @@ class Expected:
     types: tuple[str, ...]
     request_id: object
     message: dict[str, object]
+    fresh_roll: bool = False
+    """A roll carried out now (not a repeat): its own event must come just before the ok."""
 
 
 @dataclass
@@ -221,7 +225,7 @@ class BoardModel:
                                    and 1 <= message.get("n") <= dice.MAX_DICE):  # type: ignore[operator]
             return Expected(("err",), request, message)
         self.served = [*self.served, (kind, request)][-SERVED_REQUESTS:]
-        return Expected(("ok",), request, message)
+        return Expected(("ok",), request, message, fresh_roll=kind == "roll")
 
 
 @dataclass
@@ -312,10 +316,21 @@ class Fuzzer:
                 probe = BoardModel()
                 probe.expect(want.message)
                 self.wire_greeted = probe.greeted
-            if want.message.get("t") == "roll" and message["t"] == "ok":
+            if want.fresh_roll and message["t"] == "ok":
                 problems += _roll_problems(want.message, message, previous)
             previous = frame
         return problems
+
+
+def firmware_with_fault(folder: Path, module: str, fixed: str, fault: str) -> Path:
+    """A copy of the firmware in ``folder`` with ``fixed`` (which must occur in ``module``)
+    replaced by ``fault``: to show that a check or the fuzzer finds that fault."""
+    firmware = folder / "firmware"
+    shutil.copytree(FIRMWARE_FOLDER, firmware)
+    source = (firmware / module).read_text()
+    assert fixed in source, (module, fixed)
+    (firmware / module).write_text(source.replace(fixed, fault))
+    return firmware
 
 
 def _changes_the_leds(frame: Frame) -> bool:
@@ -327,10 +342,10 @@ def _changes_the_leds(frame: Frame) -> bool:
 
 def _roll_problems(request: dict[str, object], reply: dict[str, object],
                    previous: Frame | None) -> list[str]:
-    """A served roll's ok must follow its own roll event (a repeat's event came earlier)."""
+    """A roll carried out must have its own event sent just before its ok."""
     event = previous.message if previous is not None else None
     if event is None or event.get("t") != "ev" or event.get("id") != request["id"]:
-        return []  # a repeat: answered from the cache, no new event
+        return [f"roll {request} was answered {reply} without its event just before"]
     faces = event.get("faces")
     problems = []
     if reply.get("seq") != event.get("seq"):

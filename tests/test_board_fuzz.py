@@ -15,11 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from board_fuzz_helpers import Fuzzer, wire_chunks
+from board_fuzz_helpers import Fuzzer, firmware_with_fault, wire_chunks
 from hypothesis import HealthCheck, Phase, given, settings
 
 from host.board import SimulatedBoard
-from host.board.shared import FIRMWARE_FOLDER as FIRMWARE
 from host.board.wire import RawBoard
 
 pytestmark = pytest.mark.skipif(shutil.which("micropython") is None,
@@ -48,11 +47,7 @@ def test_nothing_a_host_sends_stops_the_board_or_makes_it_break_the_protocol(
 def test_the_fuzzer_finds_a_fault_put_back_into_the_firmware(
     tmp_path: Path, module: str, fixed: str, fault: str
 ) -> None:
-    firmware = tmp_path / "firmware"
-    shutil.copytree(FIRMWARE, firmware)
-    source = (firmware / module).read_text()
-    assert fixed in source
-    (firmware / module).write_text(source.replace(fixed, fault))
+    firmware = firmware_with_fault(tmp_path, module, fixed, fault)
     found: list[list[str]] = []
     with SimulatedBoard(firmware=firmware) as sim, RawBoard.open(sim.port) as raw:
         broken = Fuzzer(sim, raw)
