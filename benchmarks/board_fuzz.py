@@ -25,14 +25,14 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
 from host.board import SimulatedBoard  # noqa: E402
 from host.board.conformance import chi_square_p, face_counts  # noqa: E402
-from host.board.shared import dice  # noqa: E402
+from host.board.shared import FIRMWARE_FOLDER, dice  # noqa: E402
 from host.board.wire import RawBoard  # noqa: E402
 
 
-def fuzz(examples: int, chosen_seed: int) -> None:
-    """Run ``examples`` fuzz steps; print what broke."""
+def fuzz(examples: int, chosen_seed: int, firmware: Path) -> None:
+    """Run ``examples`` fuzz steps on ``firmware``; print what broke."""
     problems: list[list[str]] = []
-    with SimulatedBoard() as sim, RawBoard.open(sim.port) as raw:
+    with SimulatedBoard(firmware=firmware) as sim, RawBoard.open(sim.port) as raw:
         fuzzer = Fuzzer(sim, raw)
         started = time.monotonic()
 
@@ -52,7 +52,7 @@ def fuzz(examples: int, chosen_seed: int) -> None:
         for frame in raw.log:
             kind = str((frame.message or {}).get("t"))
             kinds[kind] = kinds.get(kind, 0) + 1
-    crashes = sum(any("died" in p for p in found) for found in problems)
+    crashes = sum(any("died" in problem for problem in found) for found in problems)
     print(f"fuzz: seed {chosen_seed}, {examples} steps, {fuzzer.inputs} inputs sent, "
           f"{frames} frames back in {elapsed:.1f} s")
     print("  frames by type: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
@@ -95,10 +95,13 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=3000, help="fuzz steps (default 3000)")
     parser.add_argument("--rolls", type=int, default=500, help="rolls of 8 per kind (500)")
     parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (random)")
+    parser.add_argument("--firmware", type=Path, default=FIRMWARE_FOLDER,
+                        help="fuzz another firmware folder (an older release, say)")
     args = parser.parse_args()
     chosen_seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    fuzz(args.examples, chosen_seed)
-    fairness(args.rolls)
+    fuzz(args.examples, chosen_seed, args.firmware)
+    if args.rolls:
+        fairness(args.rolls)
 
 
 if __name__ == "__main__":

@@ -164,6 +164,8 @@ def wire_chunks(draw: st.DrawFn, base: int) -> list[bytes]:
             out.append(bytes(frame))  # a damaged frame: dropped whole
         elif choice == 2:
             out.append(b"\x01" * draw(st.integers(1000, 1100)))  # longer than MAX_FRAME
+        elif choice == 3:
+            out.append(frame_of(draw(st.binary(max_size=60))))  # any bytes, checksum right
         else:
             out.append(frame_of(draw(payloads(base))))
     return out

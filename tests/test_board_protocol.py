@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from firmware import dice, protocol
@@ -176,3 +176,38 @@ def test_an_overlong_frame_is_dropped_and_the_next_one_read() -> None:
 def test_non_ascii_text_is_refused_before_it_reaches_the_wire() -> None:
     with pytest.raises(ValueError, match="ASCII"):
         protocol.encode_frame({"t": "err", "msg": "caf\u00e9"})
+
+
+@given(st.binary(max_size=200))
+def test_the_parser_refuses_any_bytes_with_a_frame_error_only(data: bytes) -> None:
+    try:
+        value = protocol.parse_json(data)
+    except protocol.FrameError:
+        return
+    assert value == json.loads(data)  # what the strict grammar takes, CPython reads alike
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
+                                                                max_size=4),
+    max_leaves=20,
+)
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+@given(_json_values, st.booleans(), st.sampled_from([None, 1]))
+def test_the_parser_reads_what_a_json_encoder_writes(
+    value: object, ascii_only: bool, indent: int | None
+) -> None:
+    assume(_depth(value) <= protocol.MAX_DEPTH)
+    text = json.dumps(value, ensure_ascii=ascii_only, indent=indent)
+    assert protocol.parse_json(text.encode("utf-8", "surrogatepass")) == json.loads(text)
