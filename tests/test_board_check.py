@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from board_fuzz_helpers import firmware_with_fault
 
-from host.board import SimulatedBoard
-from host.board.conformance import chi_square_survival, frame_problems
+from host.board import BoardError, SimulatedBoard
+from host.board.conformance import check_board, chi_square_survival, frame_problems
 from host.board.shared import pins, protocol
-from host.board.wire import Frame, frame_of
+from host.board.wire import Frame, RawBoard, frame_of
 
 ROOT = Path(__file__).resolve().parent.parent
 needs_micropython = pytest.mark.skipif(shutil.which("micropython") is None,
@@ -101,3 +101,24 @@ def _frame(raw: bytes) -> Frame:
 def test_frame_problems_name_what_a_board_may_not_send(payload: bytes, bad: bool) -> None:
     frame = _frame(frame_of(payload)[:-1])
     assert bool(frame_problems(frame)) == bad, frame_problems(frame)
+
+
+class UnpluggedPort:
+    """A serial port whose board was pulled out: every read and write fails."""
+
+    in_waiting = 0
+
+    def read(self, size: int = 1) -> bytes:
+        raise OSError(5, "Input/output error")
+
+    def write(self, data: bytes, /) -> int:
+        raise OSError(5, "Input/output error")
+
+    def close(self) -> None:
+        pass
+
+
+def test_an_unplugged_board_is_a_board_error_not_a_traceback() -> None:
+    raw = RawBoard(UnpluggedPort())
+    with pytest.raises(BoardError, match="unplugged"):
+        check_board(raw)

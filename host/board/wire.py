@@ -11,6 +11,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import serial
+
+from host.board.errors import BoardError
 from host.board.ports import SerialPort, open_port
 from host.board.shared import protocol
 
@@ -64,8 +67,11 @@ class RawBoard:
         self.close()
 
     def send_raw(self, data: bytes) -> None:
-        """Put ``data`` on the line as it is."""
-        self._port.write(data)
+        """Put ``data`` on the line as it is (BoardError if the port fails)."""
+        try:
+            self._port.write(data)
+        except (serial.SerialException, OSError) as error:
+            raise _port_failed(error) from None
 
     def send(self, message: Message) -> None:
         """Send one message as a frame (with a leading delimiter, as hosts do)."""
@@ -76,7 +82,9 @@ class RawBoard:
         return self.until(lambda frame: False, timeout)
 
     def until(self, done: Callable[[Frame], bool], timeout: float) -> list[Frame]:
-        """Frames up to and including the first for which ``done`` is true, or up to timeout."""
+        """Frames up to and including the first for which ``done`` is true, or up to timeout.
+
+        Raises BoardError if the port fails (an unplugged board)."""
         out: list[Frame] = []
         deadline = time.monotonic() + timeout
         while True:
@@ -93,9 +101,12 @@ class RawBoard:
                     return out
             if time.monotonic() >= deadline:
                 return out
-            data = self._port.read(1)
-            if data:
-                data += self._port.read(self._port.in_waiting)
+            try:
+                data = self._port.read(1)
+                if data:
+                    data += self._port.read(self._port.in_waiting)
+            except (serial.SerialException, OSError) as error:
+                raise _port_failed(error) from None
             self._buffer += data
 
     def request(self, message: Message, timeout: float = 2.0) -> list[Frame]:
@@ -121,6 +132,10 @@ def is_reply(frame: Frame, request: object) -> bool:
         and message.get("id") == request
         and type(message.get("id")) is type(request)
     )
+
+
+def _port_failed(error: Exception) -> BoardError:
+    return BoardError(f"the serial port failed (unplugged?): {error}")
 
 
 def _frame(raw: bytes) -> Frame:
