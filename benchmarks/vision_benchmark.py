@@ -32,10 +32,10 @@ import cv2
 import numpy as np
 
 from host.deck import load_deck
+from host.trains.observation import TrainsObservation
 from vision.deck_scene import render_spread, spread_layout
 from vision.faces import render_face
 from vision.imaging import Image, grey, transform_points
-from vision.observation import TrainsObservation
 from vision.pipeline import Pipeline
 from vision.recognize import CardReferences
 from vision.scene import (
@@ -50,6 +50,7 @@ from vision.scene import (
     trains_layout,
 )
 from vision.styles import STYLES, StyledDeck, styled_deck
+from vision.trains_zones import TrainsZones
 
 TEMPLATE = (40, 56)
 BASELINE_MIN_SCORE = 0.0
@@ -97,7 +98,7 @@ def score_scene(job: tuple[int, str]) -> Counter[str]:
     seed, level = job
     table = random_trains_table(seed)
     image, truth = render_table(table, seed, level)
-    reading = Pipeline().read(image)
+    reading = Pipeline(zones=TrainsZones()).read(image)
     counts: Counter[str] = Counter()
     matched = set()
     for seen in truth.cards:
@@ -140,7 +141,7 @@ def latency(frames: int) -> tuple[float, float, float, float]:
         look = Look.draw(1000 + seed, difficulty("medium"))
         laid = lay_table(trains_layout(table, 1000 + seed), look)
         images.append(photograph(laid, 0, hands=0)[0])  # all 28 in view, every zone read
-    pipeline = Pipeline(players=4)
+    pipeline = Pipeline(zones=TrainsZones(4))
     for image in images[:3]:  # warm up caches and references
         pipeline.read(image)
     times = []
@@ -169,7 +170,7 @@ def still_latency(tables: int = 10, frames: int = 12) -> tuple[float, float]:
         table = TrainsObservation(table.lines, (), table.locks)
         camera = RenderedCamera([table], seed=1000 + seed, level="medium", still_frames=frames)
         images = [frame.image for frame in camera]
-        pipeline = Pipeline(players=4)
+        pipeline = Pipeline(zones=TrainsZones(4))
         pipeline.read(images[0])
         for image in images[1:]:
             begin = time.perf_counter()

@@ -14,19 +14,22 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
 
 from host.deck import deck_from
 from host.errors import BadInputError
+from host.trains.observation import TrainsObservation
+from vision.annotate import annotate
 from vision.camera import CameraFrame, RenderedCamera, VideoCamera
 from vision.identify import References, rendered_references
-from vision.imaging import Image, read_image, write_image
-from vision.observation import TableObservation, TrainsObservation
-from vision.pipeline import FrameReading, Pipeline
+from vision.imaging import read_image, write_image
+from vision.pipeline import Pipeline
 from vision.printing import write_deck, write_markers
+from vision.readings import Observation, Zones
 from vision.recognize import WEBCAM_ASSUMPTION, CardReferences, load_references, too_alike
+from vision.rollecate_zones import RollecateZones
 from vision.scene import DIFFICULTIES, render_table
 from vision.stabilizer import Stabilizer
+from vision.trains_zones import TrainsZones
 
 DECKS = ("trains", "rollecate")
 """Decks Conductor draws faces for (others can be enrolled from photos)."""
@@ -120,23 +123,11 @@ def _identify(args: argparse.Namespace) -> int:
     return 0
 
 
-def annotate(image: Image, reading: FrameReading) -> Image:
-    """A copy of the frame with every card's outline and name drawn on it."""
-    out = image.copy() if image.ndim == 3 else np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR),
-                                                          np.uint8)
-    for card in reading.cards:
-        colour = (60, 200, 60) if card.name else (40, 40, 230)
-        corners = np.round(card.corners).astype(np.int32)
-        cv2.polylines(out, [corners], True, colour, 2, cv2.LINE_AA)
-        label = card.name.split("/", 1)[1] if card.name else "?"
-        x, y = card.centre
-        cv2.putText(out, label, (int(x) - 12, int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
-                    (255, 255, 255), 3, cv2.LINE_AA)
-        cv2.putText(out, label, (int(x) - 12, int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1,
-                    cv2.LINE_AA)
-    status = f"table: {'found' if reading.image_to_table is not None else 'not found'}"
-    cv2.putText(out, status, (10, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 255, 255), 2)
-    return out
+def _zones(deck: str, players: int | None) -> Zones | None:
+    """The zones of the game ``deck`` belongs to (Rollecate's need the seats)."""
+    if deck == "trains":
+        return TrainsZones(players)
+    return RollecateZones(players) if deck == "rollecate" and players is not None else None
 
 
 def _demo_game() -> list[TrainsObservation]:
@@ -161,8 +152,9 @@ def _frames(source: str) -> Iterable[CameraFrame]:
 
 def _watch(args: argparse.Namespace) -> int:
     references = _references(args)
-    pipeline = Pipeline(deck=references.deck, references=references, players=args.players)
-    stabilizer: Stabilizer[TableObservation] = Stabilizer()
+    pipeline = Pipeline(deck=references.deck, zones=_zones(references.deck, args.players),
+                        references=references)
+    stabilizer: Stabilizer[Observation] = Stabilizer()
     display = bool(os.environ.get("DISPLAY")) and not args.out
     out: Path = args.out or Path("vision-watch")
     shown = 0

@@ -19,10 +19,10 @@ import cv2
 import numpy as np
 
 from host.deck import load_deck
+from host.trains.observation import TrainsObservation
 from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM, TAB_MM, card_mask, render_back, render_face
 from vision.imaging import Image, Matrix, Points, transform_points
 from vision.markers import marker_image
-from vision.observation import TrainsObservation
 from vision.table import (
     DRAW_PILE_MM,
     MARKER_IDS,
