@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.deck_reader import DeckReader
 from vision.detect import FoundCard, find_cards, window_to_image
 from vision.faces import WINDOW_HEIGHT_MM
 from vision.identify import Identity, References, rendered_references
 from vision.imaging import Image, Matrix, Points, grey, transform_points
 from vision.markers import TableFinder
 from vision.readings import CardReading, FrameReading, Observation, TableFrame, Zones
+from vision.recognize import CardReferences
 
 STILL_PIXELS = 1.5
 """A window whose corners moved less than this since the last frame has not moved."""
@@ -42,8 +44,9 @@ class Pipeline:
     """Deck the cards come from."""
     zones: Zones | None = None
     """The game's zone builder, making its observation of the cards (None: cards only)."""
-    references: References | None = None
-    """Enrolled references; by default Conductor's own rendered faces of ``deck``."""
+    references: References | CardReferences | None = None
+    """Enrolled references: our framed faces' windows (``References``; by default Conductor's
+    own rendered faces of ``deck``) or any deck's whole faces (``CardReferences``)."""
     marker_every: int = 3
     """Frames between looks for the table markers."""
     table: TableFinder = field(default_factory=TableFinder)
@@ -53,9 +56,14 @@ class Pipeline:
     _seen: list[tuple[FoundCard, Identity]] = field(default_factory=list, repr=False)
     """Last frame's cards, so a card lying still is not identified afresh every frame."""
 
+    _deck_reader: DeckReader | None = field(default=None, repr=False)
+    """Finds and names cards by their outline, for whole-face references."""
+
     def __post_init__(self) -> None:
         if self.references is None:
             self.references = rendered_references(self.deck)
+        if isinstance(self.references, CardReferences):
+            self._deck_reader = DeckReader(self.references)
 
     def read(self, frame: Image) -> FrameReading:
         """Read one BGR (or grey) frame."""
@@ -69,7 +77,12 @@ class Pipeline:
         grey_frame = grey(frame)
         cards = []
         seen = []
-        for found in find_cards(grey_frame, to_table):
+        if self._deck_reader is not None:
+            cards = [CardReading(card.reading.name, card.reading.confidence, card.corners,
+                                 card.table_corners)
+                     for card in self._deck_reader.read(frame, to_table)]
+        for found in find_cards(grey_frame, to_table) if self._deck_reader is None else ():
+            assert isinstance(self.references, References)
             identity = self._remembered(found) or self.references.identify(found.patch)
             seen.append((found, identity))
             corners = found.card_corners(identity.turned)
@@ -81,7 +94,10 @@ class Pipeline:
         if self.zones is not None and to_table is not None:
             table_frame = TableFrame(
                 frame, grey_frame, to_table, readings, self.table.on_table,
-                lambda index, point, half: self._reread(seen[index][0], point, half, to_table))
+                # Only a framed card's window can be read again without a band; a whole-face
+                # reading stays as it was.
+                lambda index, point, half: (self._reread(seen[index][0], point, half, to_table)
+                                            if seen else cards[index]))
             readings, observation = self.zones.observe(table_frame)
         return FrameReading(readings, to_table, markers, observation)
 
@@ -89,7 +105,7 @@ class Pipeline:
                 ) -> CardReading:
         """``found`` read again without the band of its window within ``half`` millimetres of
         a table point (a piece standing across the card hides those rows)."""
-        assert self.references is not None
+        assert isinstance(self.references, References)
         to_window = np.linalg.inv(window_to_image(found.window)) @ np.linalg.inv(to_table)
         row = float(transform_points(to_window, point[None, :])[0, 1]) / WINDOW_HEIGHT_MM
         band = half / WINDOW_HEIGHT_MM
