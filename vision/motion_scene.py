@@ -17,7 +17,7 @@ the webcam's JPEG.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -285,3 +285,45 @@ def _sensor(exposure: np.ndarray, quality: int, look: Look, rng: np.random.Gener
         return picture
     ok, data = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8) if ok else picture
+
+
+@dataclass(frozen=True)
+class Watched:
+    """What a watcher reported over a clip, judged against the clip's truth."""
+
+    events: tuple[tuple[int, TrainsObservation], ...]
+    """Each event: the frame it came at, and the observation reported."""
+    false: int
+    """Events reporting what the table did not show, while or within a second after something
+    passed over it."""
+    misread: int
+    """Events reporting what the table did not show, with nothing passing for a second (the
+    recognizer misreading a still table, which no stillness can help)."""
+    missed: bool
+    """A hand changed the table and the change was never reported."""
+    delay: float | None
+    """Seconds from the last frame anything passed to the report of the change."""
+
+
+def judge(clip: Clip, report: Callable[[ClipFrame], TrainsObservation | None]) -> Watched:
+    """Feed every frame of ``clip`` to ``report`` (a watcher's settled observation, if any) and
+    judge what it reported."""
+    events: list[tuple[int, TrainsObservation]] = []
+    false = misread = 0
+    last_passing: int | None = None
+    changed_at: int | None = None
+    for index, frame in enumerate(clip):
+        if frame.passing:
+            last_passing = index
+        event = report(frame)
+        if event is None:
+            continue
+        events.append((index, event))
+        if event != frame.shown:
+            near = last_passing is not None and index - last_passing <= FPS
+            false, misread = (false + 1, misread) if near else (false, misread + 1)
+        elif clip.changes and event == clip.after and changed_at is None:
+            changed_at = index
+    left = last_passing if last_passing is not None else 0
+    delay = None if changed_at is None else max(0, changed_at - left) / FPS
+    return Watched(tuple(events), false, misread, clip.changes and changed_at is None, delay)

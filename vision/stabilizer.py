@@ -36,9 +36,10 @@ EPSILON = 1e-6
 """Seconds of rounding error forgiven in frame timestamps."""
 AGREEMENT = 0.8
 """Share of the frames in that time that must agree (the rest may be bad frames)."""
-SETTLE_FRAMES = 3
-"""Still frames in a row, showing the same reading, that make a settled table (by stillness):
-0.1 s at 30 frames/s."""
+SETTLE_FRAMES = 2
+"""Still frames in a row, showing the same reading, that make a settled table (by stillness).
+Each is still against the frame before it, so three frames in a row look alike: 67 ms at 30
+frames/s after the first frame without a hand."""
 
 
 @dataclass

@@ -28,6 +28,9 @@ class TableWatcher:
     """Decides when a reading is reported."""
     stillness: Stillness = field(default_factory=Stillness)
     """Motion since the last frame, and what lies on the table that is not a card."""
+    by_stillness: bool = True
+    """Settle by stillness; False: read every frame and settle by the clock alone (the
+    stabilizer's 0.6 s vote), as before stillness was judged."""
     skipped: int = 0
     """Frames not read because they moved."""
 
@@ -35,6 +38,9 @@ class TableWatcher:
              ) -> tuple[FrameReading | None, TableObservation | None]:
         """One frame: what was read of it (None for a moving frame, which is not read) and the
         settled observation it reports, if any."""
+        if not self.by_stillness:
+            read = self.pipeline.read(image)
+            return read, self.stabilizer.feed(timestamp, read.observation)
         moving = self.stillness.motion(image, self.pipeline.table.homography)
         reading: FrameReading | None = None
         calm = Calm(moving, None)
