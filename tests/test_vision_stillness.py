@@ -62,6 +62,13 @@ def test_a_frame_of_another_size_starts_afresh() -> None:
     assert stillness.motion(np.zeros((360, 640, 3), np.uint8)) == 1.0
 
 
+def test_broken_frames_are_taken_without_an_error_and_report_nothing() -> None:
+    watcher = TableWatcher(Pipeline(players=2))
+    for index, shape in enumerate([(0, 0, 3), (3, 3, 3), (3, 3, 3), (1, 1), (720, 1280),
+                                   (720, 1280, 3), (720, 1280, 3), (720, 1280, 3)]):
+        assert watcher.read(index / 30, np.zeros(shape, np.uint8))[1] is None
+
+
 @pytest.mark.parametrize("seed", [3, 14])
 def test_arms_and_shadows_passing_make_no_false_event_and_the_change_is_reported(seed: int
                                                                                  ) -> None:

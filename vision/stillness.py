@@ -78,8 +78,9 @@ def shrink(image: Image) -> np.ndarray:
     if image.ndim == 2:
         image = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.uint8)
     height, width = image.shape[:2]
-    half = cv2.resize(image, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
-    size = (width // SHRINK, height // SHRINK)
+    half = cv2.resize(image, (max(1, width // 2), max(1, height // 2)),
+                      interpolation=cv2.INTER_AREA)
+    size = (max(1, width // SHRINK), max(1, height // SHRINK))
     return np.asarray(cv2.resize(half.astype(np.float32), size, interpolation=cv2.INTER_AREA),
                       np.float32)
 
@@ -113,8 +114,10 @@ class Stillness:
 
     def motion(self, image: Image, image_to_table: Matrix | None = None) -> float:
         """Share of the table's pixels that changed since the previous frame (1 for the first
-        frame, or a frame of another size). ``image_to_table`` (when known) says where the
-        table is; without it the whole frame is watched."""
+        frame, a frame of another size, an empty one). ``image_to_table`` (when known) says
+        where the table is; without it the whole frame is watched."""
+        if image.size == 0:
+            return 1.0
         small = shrink(image)
         previous, self._previous, self._last = self._previous, small, small
         region = self._table_region(small.shape[:2], image_to_table)
