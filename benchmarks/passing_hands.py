@@ -7,7 +7,8 @@ recognizer, stillness and the stabilizer, as the app runs them). Seeds 1-40 were
 while the thresholds were chosen; seeds from 1001 were not.
 
 Run on demand: ``python benchmarks/passing_hands.py [--seeds 1 40] [--held-out 1001 1040]
-[--levels easy medium] [--workers 2]``.
+[--levels easy medium] [--workers 2] [--by stillness|clock]`` (``clock``: the stabilizer's
+0.6 s vote alone, as before stillness).
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from vision.pipeline import Pipeline
 from vision.watcher import TableWatcher
 
 
-def watch(seed: int, level: str) -> tuple[int, str, bool, Watched]:
+def watch(seed: int, level: str, by: str) -> tuple[int, str, bool, Watched]:
     """One clip through a fresh watcher."""
     clip = passing_hands(seed, level)
-    watcher = TableWatcher(Pipeline(players=len(clip.before.lines)))
+    watcher = TableWatcher(Pipeline(players=len(clip.before.lines)),
+                           by_stillness=by == "stillness")
     return seed, level, clip.changes, judge(clip, lambda f: watcher.read(f.timestamp, f.image)[1])
 
 
@@ -37,13 +39,15 @@ def summary(name: str, results: list[tuple[int, str, bool, Watched]]) -> None:
         false = sum(w.false for *_, w in chosen)
         print(f"{name:9} {level:7} clips {len(chosen):3}  false events {false}  "
               f"misread still tables {sum(w.misread for *_, w in chosen)}  "
+              f"unknown cards {sum(w.unread for *_, w in chosen)}  "
+              f"extra {sum(w.extra for *_, w in chosen)}  "
               f"changes {len(changes)}, missed {sum(w.missed for w in changes)}  "
               + (f"report after the last pass: p50 {statistics.median(delays) * 1000:.0f} ms, "
                  f"max {delays[-1] * 1000:.0f} ms" if delays else ""))
         for seed, _, _, watched in chosen:
-            if watched.false or watched.missed:
-                print(f"    seed {seed}: false {watched.false}, missed {watched.missed}, events at "
-                      f"frames {[index for index, _ in watched.events]}")
+            if watched.false or watched.missed or watched.extra:
+                print(f"    seed {seed}: false {watched.false}, unknown {watched.unread}, missed "
+                      f"{watched.missed}, events at {[index for index, _ in watched.events]}")
 
 
 def main() -> None:
@@ -53,11 +57,13 @@ def main() -> None:
     parser.add_argument("--held-out", type=int, nargs=2, default=[1001, 1040])
     parser.add_argument("--levels", nargs="+", default=["easy", "medium"])
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--by", choices=["stillness", "clock"], default="stillness")
     args = parser.parse_args()
+    print(f"settled by {args.by}")
     for name, (low, high) in (("tuning", args.seeds), ("held out", args.held_out)):
         jobs = [(seed, level) for level in args.levels for seed in range(low, high + 1)]
         with ProcessPoolExecutor(args.workers) as pool:
-            results = list(pool.map(watch, *zip(*jobs, strict=True)))
+            results = list(pool.map(watch, *zip(*jobs, strict=True), [args.by] * len(jobs)))
         summary(name, results)
 
 

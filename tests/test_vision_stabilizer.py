@@ -147,3 +147,12 @@ def test_every_event_came_after_still_agreeing_frames(frames: list[tuple[str | N
             votes = sum(reading == event and calm.quiet for reading, calm in window)
             assert votes >= 0.8 * len(window)
         previous = event
+
+
+def test_a_reading_not_allowed_quick_waits_for_the_vote_even_on_a_clear_table() -> None:
+    # A table with a card read as unknown: the next look may name it.
+    stabilizer: Stabilizer[str] = Stabilizer(quick=lambda reading: "?" not in reading)
+    frames = ([("a", STILL_CLEAR)] * 30 + [(None, MOVING)] * 5 + [("b?", STILL_CLEAR)] * 3
+              + [("b", STILL_CLEAR)] * 20)
+    events = _feed_calm(stabilizer, frames)
+    assert events[1:] == [(38 + SETTLE_FRAMES - 1, "b")]

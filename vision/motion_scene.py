@@ -294,22 +294,36 @@ class Watched:
     events: tuple[tuple[int, TrainsObservation], ...]
     """Each event: the frame it came at, and the observation reported."""
     false: int
-    """Events reporting what the table did not show, while or within a second after something
-    passed over it."""
+    """Events naming a card that is not there (or missing one, or in the wrong place) while, or
+    within a second after, something passed over the table."""
     misread: int
-    """Events reporting what the table did not show, with nothing passing for a second (the
-    recognizer misreading a still table, which no stillness can help)."""
+    """The same with nothing passing for a second: the recognizer misreading a still table."""
+    unread: int
+    """Events of the true table with some cards read as unknown (null)."""
+    extra: int
+    """Events beyond the first table and its one change (a table reported again after an
+    unknown card, and every false event)."""
     missed: bool
     """A hand changed the table and the change was never reported."""
     delay: float | None
     """Seconds from the last frame anything passed to the report of the change."""
 
 
+def agrees(seen: TrainsObservation, truth: TrainsObservation) -> bool:
+    """``seen`` is ``truth`` with perhaps some cards read as unknown."""
+    if len(seen.lines) != len(truth.lines) or len(seen.faceup) != len(truth.faceup):
+        return False
+    pairs = [*zip(seen.faceup, truth.faceup, strict=True)] + [
+        pair for mine, theirs in zip(seen.lines, truth.lines, strict=True)
+        for pair in zip(mine, theirs, strict=True)]
+    return seen.locks == truth.locks and all(a is None or a == b for a, b in pairs)
+
+
 def judge(clip: Clip, report: Callable[[ClipFrame], TrainsObservation | None]) -> Watched:
     """Feed every frame of ``clip`` to ``report`` (a watcher's settled observation, if any) and
     judge what it reported."""
     events: list[tuple[int, TrainsObservation]] = []
-    false = misread = 0
+    false = misread = unread = 0
     last_passing: int | None = None
     changed_at: int | None = None
     for index, frame in enumerate(clip):
@@ -319,11 +333,15 @@ def judge(clip: Clip, report: Callable[[ClipFrame], TrainsObservation | None]) -
         if event is None:
             continue
         events.append((index, event))
-        if event != frame.shown:
+        if not agrees(event, frame.shown):
             near = last_passing is not None and index - last_passing <= FPS
             false, misread = (false + 1, misread) if near else (false, misread + 1)
+        elif event != frame.shown:
+            unread += 1
         elif clip.changes and event == clip.after and changed_at is None:
             changed_at = index
     left = last_passing if last_passing is not None else 0
     delay = None if changed_at is None else max(0, changed_at - left) / FPS
-    return Watched(tuple(events), false, misread, clip.changes and changed_at is None, delay)
+    extra = max(0, len(events) - (2 if clip.changes else 1))
+    return Watched(tuple(events), false, misread, unread, extra,
+                   clip.changes and changed_at is None, delay)

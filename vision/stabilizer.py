@@ -14,15 +14,15 @@ Fed also what the camera saw of the table's stillness (``vision.stillness.Calm``
 by stillness instead of by the clock: the table has settled when the last ``settle_frames``
 frames were each the one before them again, up to the sensor's noise, and all showed the same
 reading. That reading is reported at once if nothing but cards differs from the last settled
-table (no hand, arm or shadow over it); otherwise (the first table, a hand held still, a lamp
-switched on) only if it also won the vote over ``still_seconds`` as above. A frame that moved
-counts as showing nothing.
+table (no hand, arm or shadow over it) and ``quick`` allows it; otherwise (the first table, a
+hand held still, a lamp switched on, a card read as unknown) only if it also won the vote over
+``still_seconds`` as above. A frame that moved counts as showing nothing.
 """
 
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -52,6 +52,9 @@ class Stabilizer(Generic[Reading]):
     """Share of frames in the window that must show the same reading."""
     settle_frames: int = SETTLE_FRAMES
     """Still frames in a row that settle the table, when stillness is known."""
+    quick: Callable[[Reading], bool] = lambda reading: True
+    """Readings that may be reported as soon as a clear table settles; others (a table with a
+    card read as unknown, which the next look may well name) wait for the vote too."""
     reported: Reading | None = None
     """The last reading reported (None before the first)."""
     settled: bool = False
@@ -82,7 +85,8 @@ class Stabilizer(Generic[Reading]):
             alike = (len(self._recent) == self.settle_frames and reading is not None
                      and all(seen == reading for seen, _ in self._recent))
             clear = all(bare for _, bare in self._recent)
-            self.settled = alike and (clear or voted == reading)
+            quick = clear and reading is not None and self.quick(reading)
+            self.settled = alike and (quick or voted == reading)
             voted = reading if self.settled else None
         if voted is None or voted == self.reported:
             return None

@@ -35,10 +35,10 @@ averaging with its neighbours, sensor noise and JPEG stay below five times)."""
 MIN_CHANGE = 3.0
 """...and by at least this many grey levels (a very clean sensor's typical change is near
 zero)."""
-MOVING_SHARE = 0.002
+MOVING_SHARE = 0.001
 """Share of the table's pixels that must change between two frames for the table to be moving
-(a hand or an arm covers 1-10 %; one changed card about 0.5 %)."""
-FOREIGN_SHARE = 0.003
+(a hand or an arm covers 1-10 %, one changed card about 0.5 %, noise at most 0.03 %)."""
+FOREIGN_SHARE = 0.001
 """Share of the table's pixels, outside every card, that may differ from the settled table
 before something is taken to lie over it."""
 CARD_MARGIN = 2

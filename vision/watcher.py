@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vision.imaging import Image
-from vision.observation import TableObservation
+from vision.observation import TableObservation, TrainsObservation
 from vision.pipeline import FrameReading, Pipeline
 from vision.stabilizer import Stabilizer
 from vision.stillness import Calm, Stillness
@@ -24,7 +24,8 @@ class TableWatcher:
 
     pipeline: Pipeline
     """The recognizer (deck, references, players)."""
-    stabilizer: Stabilizer[TableObservation] = field(default_factory=Stabilizer)
+    stabilizer: Stabilizer[TableObservation] = field(
+        default_factory=lambda: Stabilizer[TableObservation](quick=fully_read))
     """Decides when a reading is reported."""
     stillness: Stillness = field(default_factory=Stillness)
     """Motion since the last frame, and what lies on the table that is not a card."""
@@ -54,3 +55,14 @@ class TableWatcher:
         if self.stabilizer.settled and reading is not None:
             self.stillness.keep([card.corners for card in reading.cards])
         return reading, change
+
+
+def fully_read(observation: TableObservation) -> bool:
+    """Every card of the observation was named. A card read as unknown may be named at the next
+    look (the recognizer is unsure near its limits), so such a table is reported only once it
+    has stood for the stabilizer's whole window. (A Rollecate table with an unread card is no
+    observation at all.)"""
+    if isinstance(observation, TrainsObservation):
+        return (None not in observation.faceup
+                and all(None not in line for line in observation.lines))
+    return True
