@@ -304,7 +304,8 @@ class Watched:
     """Events beyond the first table and its one change (a table reported again after an
     unknown card, and every false event)."""
     missed: bool
-    """A hand changed the table and the change was never reported."""
+    """A hand changed the table and the new table was never reported with every card named
+    (perhaps with one unknown: see ``unread``)."""
     delay: float | None
     """Seconds from the last frame anything passed to the report of the change."""
 
