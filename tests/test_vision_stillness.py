@@ -84,3 +84,16 @@ def test_arms_and_shadows_passing_make_no_false_event_and_the_change_is_reported
     assert watcher.skipped > 0  # the frames that moved were not read
     if clip.changes:
         assert watched.delay is not None and watched.delay <= 0.2, f"seed {seed}"
+
+
+def test_a_card_the_recognizer_lost_on_an_unchanged_table_is_not_clear() -> None:
+    frames = iter(passing_hands(4, "easy"))
+    pipeline, stillness = Pipeline(players=2), Stillness()
+    first = next(frames).image
+    cards = [card.corners for card in pipeline.read(first).cards]
+    stillness.look(first, cards)
+    stillness.keep(cards)
+    still = next(frames).image
+    assert stillness.look(still, cards).clear
+    calm = stillness.look(still, cards[1:])  # the same picture, one card not found
+    assert calm.quiet and not calm.clear

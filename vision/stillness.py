@@ -10,7 +10,9 @@ Motion alone cannot tell a hand that stopped over the table from a settled table
 is also compared with the last frame on which the table was settled (``keep``): whatever
 differs there, outside the cards found in either frame, is something that is not a card (a
 hand, an arm, a shadow) and the table is not clear. A card laid, taken or swapped changes the
-picture only where a card lies now or lay then.
+picture only where a card lies now or lay then. Nor is the table clear when a card of the
+settled table was not found although the picture where it lay has not changed: the recognizer
+lost it for a moment, and the reading is not to be trusted at once.
 
 Only the table (the play area the markers span, and a margin round it) is watched: people
 moving behind the table do not hold the game up.
@@ -41,6 +43,9 @@ MOVING_SHARE = 0.001
 FOREIGN_SHARE = 0.001
 """Share of the table's pixels, outside every card, that may differ from the settled table
 before something is taken to lie over it."""
+LOST_CARD_CHANGE = 0.1
+"""A card of the settled table that a frame did not find, where less than this share of its
+picture changed, is still there: the recognizer lost it."""
 CARD_MARGIN = 2
 """Shrunk pixels round each card that are also the card's (its shadow, its rounded corners)."""
 TABLE_MARGIN_MM = 90.0
@@ -109,6 +114,7 @@ class Stillness:
     _last: np.ndarray | None = field(default=None, repr=False)
     _settled: np.ndarray | None = field(default=None, repr=False)
     _settled_cards: np.ndarray | None = field(default=None, repr=False)
+    _settled_corners: list[Points] = field(default_factory=list, repr=False)
     _region: np.ndarray | None = field(default=None, repr=False)
     _region_of: Matrix | None = field(default=None, repr=False)
 
@@ -128,8 +134,10 @@ class Stillness:
 
     def foreign(self, cards: Sequence[Points]) -> float | None:
         """For the frame last given to ``motion``, whose cards (corners in image pixels) are
-        ``cards``: share of the table's pixels outside those cards and the settled table's
-        that differ from the settled table. None before any frame was kept."""
+        ``cards``: share of the table's pixels that differ from the settled table outside those
+        cards and the settled table's, or that lie under a card of the settled table this frame
+        missed although the picture there has not changed (a card the recognizer lost for a
+        frame, not a card taken away). None before any frame was kept."""
         if self._settled is None or self._last is None or self._settled_cards is None:
             return None
         if self._settled.shape != self._last.shape:
@@ -137,7 +145,17 @@ class Stillness:
         differs = changed(self._last, self._settled)
         covered = self._settled_cards | _card_mask(self._last.shape[:2], cards)
         region = self._region if self._region is not None else np.ones_like(covered)
-        return _share(differs & ~covered, region)
+        unexplained = differs & ~covered
+        centres = [corners.mean(axis=0) for corners in cards]
+        for corners in self._settled_corners:
+            outline = np.round(corners).astype(np.float32).reshape(-1, 1, 2)
+            if any(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0
+                   for x, y in centres):
+                continue
+            under = _card_mask(self._last.shape[:2], [corners], margin=0)
+            if np.count_nonzero(differs & under) < LOST_CARD_CHANGE * np.count_nonzero(under):
+                unexplained |= under
+        return _share(unexplained, region)
 
     def look(self, image: Image, cards: Sequence[Points], image_to_table: Matrix | None = None
              ) -> Calm:
@@ -151,6 +169,7 @@ class Stillness:
         if self._last is not None:
             self._settled = self._last
             self._settled_cards = _card_mask(self._last.shape[:2], cards)
+            self._settled_corners = list(cards)
 
     def _table_region(self, shape: tuple[int, int], image_to_table: Matrix | None
                       ) -> np.ndarray:
@@ -175,11 +194,12 @@ class Stillness:
         return self._region
 
 
-def _card_mask(shape: tuple[int, int], cards: Sequence[Points]) -> np.ndarray:
+def _card_mask(shape: tuple[int, int], cards: Sequence[Points], margin: int = CARD_MARGIN
+               ) -> np.ndarray:
     mask = np.zeros(shape, np.uint8)
     for corners in cards:
         cv2.fillConvexPoly(mask, np.round(corners / SHRINK).astype(np.int32), 1)
-    size = 2 * CARD_MARGIN + 1
+    size = 2 * margin + 1
     return np.asarray(cv2.dilate(mask, np.ones((size, size), np.uint8)), bool)
 
 
