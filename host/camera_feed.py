@@ -1,8 +1,8 @@
 """Between the camera and the game loop: frames in, table events out.
 
-Each frame goes through the recognizer; the stabilizer reports the table only once it has been
-still for a moment (a hand over the table reports nothing), and the web view gets an annotated
-frame now and then so the players see what Conductor sees.
+Each frame goes through the recognizer (``vision.watcher``): the table is reported only once it
+has settled (still, nothing but cards on it; a hand over the table reports nothing), and the
+web view gets an annotated frame now and then so the players see what Conductor sees.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from host.web.server import WebView
 from vision.annotate import annotate
 from vision.camera import CameraFrame
 from vision.pipeline import Pipeline
-from vision.readings import Observation
-from vision.stabilizer import Stabilizer
+from vision.watcher import TableWatcher
 
 WEB_FRAME_SECONDS = 0.5
 """How often (in the video's seconds) an annotated frame goes to the web view."""
@@ -29,8 +28,7 @@ class CameraFeed:
     """Reads frames of one table and reports each settled change."""
 
     def __init__(self, pipeline: Pipeline, web: WebView | None = None) -> None:
-        self.pipeline = pipeline
-        self.stabilizer: Stabilizer[Observation] = Stabilizer()
+        self.watcher = TableWatcher(pipeline)
         self.web = web
         self.frames = 0
         self._published_at: float | None = None
@@ -38,17 +36,16 @@ class CameraFeed:
     def read(self, frame: CameraFrame) -> TableSeen | None:
         """Take one frame; the table event it completes, if any."""
         self.frames += 1
-        reading = self.pipeline.read(frame.image)
+        reading, change = self.watcher.read(frame.timestamp, frame.image)
         if self.web is not None and (
             self._published_at is None or frame.timestamp - self._published_at >= WEB_FRAME_SECONDS
         ):
-            ok, jpeg = cv2.imencode(
-                ".jpg", annotate(frame.image, reading), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY]
-            )
+            # A moving frame was not read: it goes out as the camera saw it.
+            picture = frame.image if reading is None else annotate(frame.image, reading)
+            ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             if ok:
                 self.web.publish_frame(jpeg.tobytes())
                 self._published_at = frame.timestamp
-        change = self.stabilizer.feed(frame.timestamp, reading.observation)
         return None if change is None else TableSeen(change.to_json())
 
 

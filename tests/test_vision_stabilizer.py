@@ -3,7 +3,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.stabilizer import Stabilizer
+from vision.stabilizer import SETTLE_FRAMES, Stabilizer
+from vision.stillness import Calm
 
 FPS = 15.0
 
@@ -79,3 +80,79 @@ def test_every_event_held_still_and_every_long_still_run_is_reported(
             # Reported during the run, or already the table's reported state when it began.
             assert (during and during[-1] == reading) or (not during and before[-1:] == [reading])
         start = end
+
+
+# Settling by stillness: each frame also says whether it moved and whether anything but cards
+# differs from the last settled table.
+STILL_CLEAR = Calm(0.0, 0.0)
+STILL_COVERED = Calm(0.0, 0.05)  # a hand held still over the table
+MOVING = Calm(0.05, None)
+
+
+def _feed_calm(stabilizer: Stabilizer[str], frames: list[tuple[str | None, Calm]], fps: float = 30.0
+               ) -> list[tuple[int, str]]:
+    events = []
+    for index, (reading, calm) in enumerate(frames):
+        event = stabilizer.feed(index / fps, reading, calm)
+        if event is not None:
+            events.append((index, event))
+    return events
+
+
+def test_a_still_clear_table_is_reported_after_a_few_still_frames_not_after_the_window() -> None:
+    stabilizer: Stabilizer[str] = Stabilizer()
+    frames = [("a", STILL_CLEAR)] * 30 + [(None, MOVING)] * 5 + [("b", STILL_CLEAR)] * 10
+    events = _feed_calm(stabilizer, frames)
+    assert events[1] == (35 + SETTLE_FRAMES - 1, "b")
+    assert stabilizer.settled
+
+
+def test_a_hand_held_still_waits_for_the_whole_window() -> None:
+    stabilizer: Stabilizer[str] = Stabilizer()
+    frames = [("a", STILL_CLEAR)] * 30 + [(None, MOVING)] * 5 + [("b", STILL_COVERED)] * 30
+    events = _feed_calm(stabilizer, frames)
+    # 0.6 s at 30 frames/s, 80 % of them agreeing: the 15th frame of "b" at the earliest.
+    assert [event for _, event in events] == ["a", "b"]
+    assert events[1][0] - 35 + 1 >= 15
+
+
+def test_a_moving_frame_shows_nothing_even_with_a_complete_reading() -> None:
+    stabilizer: Stabilizer[str] = Stabilizer()
+    frames = [("a", STILL_CLEAR)] * 30 + [("b", MOVING)] * 60
+    assert [event for _, event in _feed_calm(stabilizer, frames)] == ["a"]
+    assert not stabilizer.settled
+
+
+def test_the_first_table_is_reported_by_the_window_there_is_nothing_to_compare_with_yet() -> None:
+    stabilizer: Stabilizer[str] = Stabilizer()
+    events = _feed_calm(stabilizer, [("a", Calm(0.0, None))] * 30)
+    assert events == [(18, "a")]  # 19 frames span 0.6 s at 30 frames/s
+
+
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", None]),
+                          st.sampled_from([STILL_CLEAR, STILL_COVERED, MOVING])), max_size=60))
+def test_every_event_came_after_still_agreeing_frames(frames: list[tuple[str | None, Calm]]
+                                                      ) -> None:
+    stabilizer: Stabilizer[str] = Stabilizer()
+    events = _feed_calm(stabilizer, frames)
+    previous = None
+    for index, event in events:
+        assert event != previous
+        recent = frames[index - SETTLE_FRAMES + 1:index + 1]
+        assert len(recent) == SETTLE_FRAMES
+        assert all(reading == event and calm.quiet for reading, calm in recent)
+        if not all(calm.clear for _, calm in recent):
+            # Not clear: only as the old window's vote, and moving frames count as nothing.
+            window = frames[max(0, index - 18):index + 1]
+            votes = sum(reading == event and calm.quiet for reading, calm in window)
+            assert votes >= 0.8 * len(window)
+        previous = event
+
+
+def test_a_reading_not_allowed_quick_waits_for_the_vote_even_on_a_clear_table() -> None:
+    # A table with a card read as unknown: the next look may name it.
+    stabilizer: Stabilizer[str] = Stabilizer(quick=lambda reading: "?" not in reading)
+    frames = ([("a", STILL_CLEAR)] * 30 + [(None, MOVING)] * 5 + [("b?", STILL_CLEAR)] * 3
+              + [("b", STILL_CLEAR)] * 20)
+    events = _feed_calm(stabilizer, frames)
+    assert events[1:] == [(38 + SETTLE_FRAMES - 1, "b")]
