@@ -7,7 +7,16 @@ import numpy as np
 import pytest
 
 from host.deck import load_deck
+from host.express.observation import ExpressObservation, TrainSeen
+from vision.card_backs import find_backs
 from vision.express_faces import MARK_DISTANCE, marks
+from vision.express_scene import (
+    TableDoesNotFit,
+    express_layout,
+    random_express_table,
+    render_express,
+)
+from vision.express_zones import ExpressZones
 from vision.pipeline import Pipeline
 from vision.scene import render_cards
 
@@ -36,3 +45,30 @@ def test_express_faces_are_named_in_photographs(seed: int, level: str) -> None:
         named[nearest.name] = card.name
     visible = {seen.name for seen in truth.cards if not seen.occluded}
     assert len(named) >= (len(visible) if level == "easy" else len(visible) - 3), f"seed {seed}"
+
+
+WAY_CARS = frozenset(card.name for card in load_deck("express").cards
+                     if card.text("kind") == "waycar")
+
+
+@pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 3), (3, 4), (4, 2), (5, 3)])
+def test_a_rendered_express_table_reads_back_as_itself(seed: int, players: int) -> None:
+    """Trains (face-down Locos found by their backs, the Diesel by its face), Way Cars, the
+    discard pile's top and the special slot, from one photograph of a seeded random table."""
+    table = random_express_table(seed, players)
+    image = render_express(table, seed, "easy")
+    reading = Pipeline(deck="express", zones=ExpressZones(players, WAY_CARS)).read(image)
+    assert reading.observation == table, f"seed {seed}"
+
+
+def test_a_table_too_big_for_the_marked_area_does_not_render() -> None:
+    long_train = TrainSeen("face-down", ("box-car",) * 12)
+    with pytest.raises(TableDoesNotFit):
+        express_layout(ExpressObservation(((long_train,), ()), ((), ())), 1)
+
+
+def test_no_face_is_taken_for_a_back() -> None:
+    image, _ = render_cards(EXPRESS_CARDS, 4, "easy")
+    reading = Pipeline(deck="express").read(image)
+    assert reading.image_to_table is not None
+    assert find_backs(image, reading.image_to_table) == []

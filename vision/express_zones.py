@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
 from host.express.observation import ExpressObservation, TrainSeen
-from vision.imaging import Points
+from vision.card_backs import find_backs
+from vision.imaging import Points, transform_points
 from vision.readings import CardReading, TableFrame
 from vision.table import (
     SEAT_EDGES,
@@ -35,6 +37,9 @@ SEAT_REACH_MM = 260.0
 """How far from a seat's edge its trains may lie (three rows of cards)."""
 ROW_TOLERANCE_MM = 30.0
 """Cards whose distances from the edge differ by less than this lie in the same row."""
+CAR_GAP_MM = 110.0
+"""Most distance between the centres of two neighbouring cards of a train: a train's cards lie
+side by side, so a wider gap is a card the recognizer did not find."""
 DISCARD_PLACE_MM = (TABLE_WIDTH_MM / 2, TABLE_HEIGHT_MM / 2)
 """Where the discard pile lies: the middle of the table (the draw pile to its left, the special
 slot to its right)."""
@@ -57,21 +62,28 @@ class ExpressZones:
 
     def observe(self, frame: TableFrame) -> tuple[tuple[CardReading, ...],
                                                   ExpressObservation | None]:
-        """The cards as read, and the observation they make (None: something is unclear)."""
-        return frame.cards, self.observation(frame.cards)
+        """The cards as read (the face-down ones found by their backs added, without a name),
+        and the observation they make (None: something is unclear). A face-up card the
+        recognizer could not name makes no observation: it would read as a face-down Loco."""
+        to_image = np.asarray(np.linalg.inv(frame.image_to_table), np.float64)
+        backs = tuple(CardReading(None, 0.0, transform_points(to_image, corners), corners)
+                      for corners in find_backs(frame.image, frame.image_to_table))
+        cards = frame.cards + backs
+        if any(card.name is None for card in frame.cards):
+            return cards, None
+        return cards, self.observation(cards)
 
     def observation(self, cards: Sequence[CardReading]) -> ExpressObservation | None:
-        """The observation the cards make, or None when some part cannot be read for sure."""
+        """The observation the cards make (a card without a name lies face down), or None
+        when some part cannot be read for sure."""
         edges = SEAT_EDGES[self.players]
         zones: list[list[CardReading]] = [[] for _ in edges]
         middle: list[CardReading] = []
         for card in cards:
             if card.table_corners is None:
                 return None
-            centre = card.table_corners.mean(axis=0)
-            distances = [edge_distance(edge, centre) for edge in edges]
-            seat = int(np.argmin(distances))
-            (zones[seat] if distances[seat] < SEAT_REACH_MM else middle).append(card)
+            seat = seat_of(card.table_corners.mean(axis=0), self.players)
+            (middle if seat is None else zones[seat]).append(card)
         trains: list[tuple[TrainSeen, ...]] = []
         ways: list[tuple[str, ...]] = []
         for edge, zone in zip(edges, zones, strict=True):
@@ -87,6 +99,9 @@ class ExpressZones:
 
     def _train(self, row: list[CardReading]) -> TrainSeen | None:
         """One row as a train, or None if it does not read as one for sure."""
+        if any(float(np.hypot(*(_centre(a) - _centre(b)))) > CAR_GAP_MM
+               for a, b in pairwise(row)):
+            return None
         names = [_name(card) for card in row]
         loco, cars = names[0], names[1:]
         if loco not in (None, self.diesel) or None in cars:
@@ -99,6 +114,14 @@ class ExpressZones:
                     for name in cars]
         return TrainSeen("diesel" if loco == self.diesel else "face-down",
                          tuple(str(name) for name in cars))
+
+
+def seat_of(point: Points, players: int) -> int | None:
+    """The seat whose zone holds a table point (the nearest edge's, within
+    ``SEAT_REACH_MM``), or None: the middle of the table."""
+    distances = [edge_distance(edge, point) for edge in SEAT_EDGES[players]]
+    seat = int(np.argmin(distances))
+    return seat if distances[seat] < SEAT_REACH_MM else None
 
 
 def _name(card: CardReading) -> str | None:
