@@ -3,11 +3,18 @@ Express tables read back into the referee's observation."""
 
 from __future__ import annotations
 
+import io
+import json
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 
 from host.deck import load_deck
+from host.errors import BadInputError
 from host.express.observation import ExpressObservation, TrainSeen
+from host.tables import express as express_table
 from vision.card_backs import find_backs
 from vision.express_faces import MARK_DISTANCE, marks
 from vision.express_scene import (
@@ -72,3 +79,41 @@ def test_no_face_is_taken_for_a_back() -> None:
     reading = Pipeline(deck="express").read(image)
     assert reading.image_to_table is not None
     assert find_backs(image, reading.image_to_table) == []
+
+
+FINAL = ExpressObservation(
+    ((TrainSeen("diesel", ("mail", "coach", "dome", "sleeper")),
+      TrainSeen("face-down", ("reefer", "wild:reefer", "reefer", "caboose"))),
+     (TrainSeen("face-down", ("box-car",) * 6),
+      TrainSeen("face-down", ("coach", "coach", "caboose")))),
+    (("boom",), ()), None, ())
+HELD = (("box-car",), ("turntable", "wild"))
+
+
+def test_score_express_photo_counts_each_train(tmp_path: Path) -> None:
+    """``conductor score express PHOTO`` scores what a table file describing the same cards
+    scores, train by train, the seats told apart by which way the cards face."""
+    photo = tmp_path / "final.png"
+    cv2.imwrite(str(photo), render_express(FINAL, 3, "easy", held=HELD))
+    described = tmp_path / "final.json"
+    described.write_text(json.dumps({"seats": [
+        {"name": f"seat {seat}", "trains": [train.to_json() for train in FINAL.trains[seat]],
+         "way_cars": list(FINAL.way_cars[seat]), "hand": list(HELD[seat])}
+        for seat in range(2)]}))
+    from_photo, from_file = io.StringIO(), io.StringIO()
+    assert express_table.score(photo, True, from_photo) == 0
+    assert express_table.score(described, True, from_file) == 0
+    assert json.loads(from_photo.getvalue()) == json.loads(from_file.getvalue())
+    text = io.StringIO()
+    express_table.score(photo, False, text)
+    assert "train 1: 4 cars worth 10; DIESEL doubles to 20" in text.getvalue()
+
+
+def test_a_photo_with_an_unsure_wild_car_is_not_scored(tmp_path: Path) -> None:
+    unsure = ExpressObservation(
+        ((TrainSeen("face-down", ("mail", "coach", "wild:dome", "sleeper")),), ()),
+        ((), ()), None, ())
+    photo = tmp_path / "final.png"
+    cv2.imwrite(str(photo), render_express(unsure, 5, "easy"))
+    with pytest.raises(BadInputError, match="Wild Car"):
+        express_table.score(photo, False, io.StringIO(), 2)

@@ -73,9 +73,10 @@ def _train_cards(train: TrainSeen) -> list[str | None]:
     return [loco, *(car.split(":", 1)[0] for car in train.cars)]
 
 
-def express_layout(observation: ExpressObservation, seed: int, jitter_degrees: float = 3.0
-                   ) -> list[LaidCard]:
-    """The cards of an Express table as players lay them (a little crooked)."""
+def express_layout(observation: ExpressObservation, seed: int, jitter_degrees: float = 3.0,
+                   hands: Sequence[Sequence[str]] = ()) -> list[LaidCard]:
+    """The cards of an Express table as players lay them (a little crooked); ``hands``, at the
+    final count, each seat's cards left in hand, spread in a row beyond its trains."""
     players = len(observation.trains)
     if players not in SEAT_EDGES:
         raise TableDoesNotFit(f"rendered Express tables seat 2 to 4, not {players}")
@@ -96,6 +97,9 @@ def express_layout(observation: ExpressObservation, seed: int, jitter_degrees: f
         for row, train in enumerate(observation.trains[seat]):
             for slot, name in enumerate(_train_cards(train)):
                 lay(name, place(edge, row, slot), edge.facing_degrees, f"train {seat} {row}")
+        for slot, name in enumerate(hands[seat] if hands else ()):
+            lay(name, place(edge, len(observation.trains[seat]), slot), edge.facing_degrees,
+                f"hand {seat}")
         slots = int((TABLE_WIDTH_MM if edge in (Edge.BOTTOM, Edge.TOP) else TABLE_HEIGHT_MM)
                     - 2 * ROW_START_MM) // int(CAR_PITCH_MM) + 1
         for index, name in enumerate(observation.way_cars[seat]):
@@ -120,7 +124,8 @@ def _check_fit(laid: Sequence[LaidCard], players: int) -> None:
         if low[0] < 0 or low[1] < 0 or high[0] > TABLE_WIDTH_MM or high[1] > TABLE_HEIGHT_MM:
             raise TableDoesNotFit(f"{card.zone} runs off the marked area")
         seat = seat_of(np.array(card.placement.centre), players)
-        owner = int(card.zone.split()[1]) if card.zone.startswith(("train", "way")) else None
+        owner = (int(card.zone.split()[1]) if card.zone.startswith(("train", "way", "hand"))
+                 else None)
         if seat != owner:
             raise TableDoesNotFit(f"{card.zone} strays out of its zone")
         if card.zone != "pile":
@@ -137,10 +142,12 @@ def lay_express(observation: ExpressObservation, look: Look, seed: int) -> Table
 
 
 def render_express(observation: ExpressObservation, seed: int, level: str = "easy",
-                   hands: int | None = 0) -> Image:
-    """A photograph of an Express table."""
+                   held: Sequence[Sequence[str]] = ()) -> Image:
+    """A photograph of an Express table (no hand over it); ``held``: at the final count, each
+    seat's cards left in hand, spread out (``express_layout``)."""
     look = Look.draw(seed, difficulty(level))
-    image, _ = photograph(lay_express(observation, look, seed), 0, hands=hands)
+    table = lay_table(express_layout(observation, seed, look.level.jitter_degrees, held), look)
+    image, _ = photograph(table, 0, hands=0)
     return image
 
 
