@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import io
 import json
+import random
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from host.board.events import ButtonPress
 from host.deck import load_deck
 from host.errors import BadInputError
+from host.express import bots
+from host.express.game import ExpressGame, Phase
 from host.express.observation import ExpressObservation, TrainSeen
+from host.express.referee import observation_of
 from host.tables import express as express_table
 from vision.card_backs import find_backs
 from vision.express_faces import MARK_DISTANCE, marks
@@ -117,3 +123,38 @@ def test_a_photo_with_an_unsure_wild_car_is_not_scored(tmp_path: Path) -> None:
     cv2.imwrite(str(photo), render_express(unsure, 5, "easy"))
     with pytest.raises(BadInputError, match="Wild Car"):
         express_table.score(photo, False, io.StringIO(), 2)
+
+
+def test_the_camera_reads_a_played_hand_as_the_referee_sees_it() -> None:
+    """Turn by turn, a bots' hand photographed and read by ``play express``'s recognizer gives
+    the referee the same verdicts as the tables themselves (while the table fits the marked
+    area: a bots' hand soon outgrows it)."""
+    rng = random.Random(7)
+    game = ExpressGame.new(2, rng)
+    direct, through_camera = express_table.open_referee({"seats": 2, "first": 0}), \
+        express_table.open_referee({"seats": 2, "first": 0})
+    pipeline = express_table.camera_pipeline(2)
+    turns = 0
+    while turns < 4:
+        game.push(bots.choose(game, rng))
+        if game.phase is not Phase.DRAW:
+            continue
+        seen = replace(ExpressObservation.from_json(observation_of(game), 2), discards=None,
+                       hands=None)
+        read = Pipeline(deck="express", zones=pipeline.zones,
+                        references=pipeline.references).read(render_express(seen, turns))
+        assert read.observation == seen, f"turn {turns}"
+        assert direct.feed(seen.to_json()) == through_camera.feed(read.observation.to_json())
+        turns += 1
+    assert direct.turn_indicator() == through_camera.turn_indicator()
+    assert sum(direct.turns_taken) > 0
+
+
+def test_seat_buttons_typed_or_pressed_name_a_seat() -> None:
+    inputs = express_table.INPUTS
+    assert inputs.typed("button 2") == {"event": "button", "seat": 2}
+    assert inputs.typed("seat 1") == {"event": "button", "seat": 1}
+    assert inputs.typed("button") is None and inputs.typed("roll w") is None
+    assert inputs.button(ButtonPress(1, "seat3", False)) == {"event": "button", "seat": 3}
+    with pytest.raises(BadInputError, match="2 to 4 seats"):
+        express_table.camera_pipeline(5)

@@ -49,13 +49,22 @@ class TableDoesNotFit(ValueError):
     """The table's cards cannot all lie apart within the marked area."""
 
 
-def place(edge: Edge, row: int, slot: int) -> Points:
+LEFT_NEIGHBOUR = {Edge.BOTTOM: Edge.LEFT, Edge.LEFT: Edge.TOP, Edge.TOP: Edge.RIGHT,
+                  Edge.RIGHT: Edge.BOTTOM}
+"""The edge at each seat's left-hand corner of the table."""
+
+
+def place(edge: Edge, row: int, slot: int, players: int) -> Points:
     """Centre of card ``slot`` (0: the player's leftmost) of row ``row`` (0: nearest the
-    player) in front of the seat at ``edge``."""
+    player) in front of the seat at ``edge``. With a seat at the left-hand corner's other
+    edge, a row starts as far from that edge as it lies from its own, so each card stays
+    nearest its own player's edge."""
     middle = np.array(DISCARD_PLACE_MM)
     length = TABLE_WIDTH_MM if edge in (Edge.BOTTOM, Edge.TOP) else TABLE_HEIGHT_MM
     depth = FIRST_ROW_MM + row * ROW_PITCH_MM
-    along = -length / 2 + ROW_START_MM + slot * CAR_PITCH_MM
+    start = max(ROW_START_MM, depth + CAR_PITCH_MM / 2) \
+        if LEFT_NEIGHBOUR[edge] in SEAT_EDGES[players] else ROW_START_MM
+    along = -length / 2 + start + slot * CAR_PITCH_MM
     return np.asarray(middle + outward(edge) * (edge_distance(edge, middle) - depth)
                       + edge_direction(edge) * along, np.float64)
 
@@ -96,14 +105,17 @@ def express_layout(observation: ExpressObservation, seed: int, jitter_degrees: f
     for seat, edge in enumerate(SEAT_EDGES[players]):
         for row, train in enumerate(observation.trains[seat]):
             for slot, name in enumerate(_train_cards(train)):
-                lay(name, place(edge, row, slot), edge.facing_degrees, f"train {seat} {row}")
+                lay(name, place(edge, row, slot, players), edge.facing_degrees,
+                    f"train {seat} {row}")
         for slot, name in enumerate(hands[seat] if hands else ()):
-            lay(name, place(edge, len(observation.trains[seat]), slot), edge.facing_degrees,
+            lay(name, place(edge, len(observation.trains[seat]), slot, players),
+                edge.facing_degrees,
                 f"hand {seat}")
         slots = int((TABLE_WIDTH_MM if edge in (Edge.BOTTOM, Edge.TOP) else TABLE_HEIGHT_MM)
                     - 2 * ROW_START_MM) // int(CAR_PITCH_MM) + 1
         for index, name in enumerate(observation.way_cars[seat]):
-            lay(name, place(edge, 0, slots - 1 - index), edge.facing_degrees, f"way {seat}")
+            lay(name, place(edge, 0, slots - 1 - index, players), edge.facing_degrees,
+                f"way {seat}")
     for depth in range(int(rng.integers(3, 7))):
         lay(None, middle_place(-1) + depth * 0.4, 90.0, "pile")
     if observation.discard is not None:

@@ -121,6 +121,12 @@ class ExpressZones:
         discard, special = _middle(middle)
         return ExpressObservation(tuple(trains), tuple(ways), discard, special), tuple(held)
 
+    def wild_type(self, cars: Sequence[str | None]) -> str | None:
+        """The type the camera gives a Wild Car in a train of these cars (names as seen): the
+        one type of the other cars, Caboose aside; None if they are of several types or none."""
+        others = {name for name in cars if name not in (self.wild, "caboose")}
+        return str(next(iter(others))) if len(others) == 1 else None
+
     def _train(self, row: list[CardReading]) -> TrainSeen | None:
         """One row as a train, or None if it does not read as one for sure."""
         if any(float(np.hypot(*(_centre(a) - _centre(b)))) > CAR_GAP_MM
@@ -130,12 +136,11 @@ class ExpressZones:
         loco, cars = names[0], names[1:]
         if loco not in (None, self.diesel) or None in cars:
             return None
-        others = {name for name in cars if name != self.wild and name != "caboose"}
         if self.wild in cars:
-            if len(others) != 1:
+            settled = self.wild_type(cars)
+            if settled is None:
                 return None  # the Wild Car's type is the players' to say
-            cars = [f"{self.wild}:{next(iter(others))}" if name == self.wild else name
-                    for name in cars]
+            cars = [f"{self.wild}:{settled}" if name == self.wild else name for name in cars]
         return TrainSeen("diesel" if loco == self.diesel else "face-down",
                          tuple(str(name) for name in cars))
 

@@ -1,13 +1,16 @@
-"""Express at the table: ``TableGame`` descriptor, its demo in words and its scoring.
+"""Express at the table: ``TableGame`` descriptor, its inputs, its demo in words and its scoring.
 
-The camera cannot read an Express table yet (issue 12, part 5): the app judges recorded
-observations (``conductor referee express``), scores a table and tells a bots' hand in words.
+``conductor play express`` referees from the camera (``vision.express_zones``), the seat buttons
+naming what it cannot see (a Derailment's target, a turn that left the table looking the same);
+``conductor score express`` counts a table file or a photo of the final count. The demo is told
+in words: a bots' hand outgrows the camera's marked area (docs/express.md).
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -26,7 +29,13 @@ from host.express.scoring import (
     train_from_json,
 )
 from host.jsonl import read_text_lines
-from host.table_game import PHOTO_SUFFIXES, TableGame, opening_seats, seats_between
+from host.table_game import (
+    PHOTO_SUFFIXES,
+    GameInputs,
+    TableGame,
+    opening_seats,
+    seats_between,
+)
 from host.turns import turn_words
 from vision.express_zones import ExpressZones, seats_seen, with_backs
 from vision.imaging import read_image
@@ -131,6 +140,49 @@ def referee_file(path: Path, out: TextIO) -> int:
     return 0
 
 
+def is_event(line: Mapping[str, Any]) -> bool:
+    """A seat's button, not a table."""
+    return line.get("event") == "button"
+
+
+def typed_line(text: str) -> dict[str, Any] | None:
+    """``button N`` (seat N's button, typed): the target of a Derailment, or seat N saying its
+    turn is done; None for anything else."""
+    words = text.lower().split()
+    if len(words) == 2 and words[0] in ("button", "seat") and words[1].isdigit():
+        return {"event": "button", "seat": int(words[1])}
+    return None
+
+
+INPUTS = GameInputs(
+    typed=typed_line,
+    button=lambda press: {"event": "button", "seat": press.seat},
+    help="button N (seat N's button: a Derailment's target, or done when the table shows no "
+         "change)",
+    is_event=is_event,
+)
+"""Express's inputs besides the camera: seat buttons, pressed or typed."""
+
+
+def show(referee: ExpressReferee) -> list[str]:
+    """Each seat's trains, in words."""
+    lines = []
+    for seat, trains in enumerate(referee.table.trains):
+        shown = "; ".join(" ".join(("Diesel" if train.diesel else "Loco",
+                                    *(car.as_type for car in train.cars)))
+                          for train in trains) or "no trains"
+        lines.append(f"     seat {seat}: {shown}")
+    return lines
+
+
+def camera_pipeline(players: int) -> Pipeline:
+    """The recognizer reading an Express table of ``players`` seats, one at each table edge."""
+    if players not in SEAT_EDGES:
+        raise BadInputError(f"the camera reads Express tables of {min(SEAT_EDGES)} to "
+                            f"{max(SEAT_EDGES)} seats, one a table edge")
+    return Pipeline(deck="express", zones=ExpressZones(players, way_car_names(standard_cards())))
+
+
 check_seats = seats_between("Express", MIN_PLAYERS, MAX_PLAYERS)
 """Express is for two to six."""
 
@@ -147,7 +199,10 @@ GAME = TableGame[ExpressReferee](
     open_referee=open_referee,
     referee_file=referee_file,
     transcript=transcript,
+    pipeline=camera_pipeline,
+    inputs=INPUTS,
     score=score,
     photo_scoring=True,
+    show=show,
 )
 """Express, as the app knows it so far."""
