@@ -19,13 +19,16 @@ from host.tables.express import camera_pipeline
 from vision.express_scene import random_express_table, render_express
 from vision.pipeline import Pipeline
 
+LEVELS = ("easy", "medium")
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=40, help="tables per level and seat count")
+    parser.add_argument("--level", choices=LEVELS, action="append", help="levels (default both)")
     args = parser.parse_args()
     print("level   seats  tables  right  incomplete  wrong  p50 / p95 ms per frame")
-    for level in ("easy", "medium"):
+    for level in args.level or LEVELS:
         for players in (2, 3, 4):
             right = incomplete = wrong = 0
             times = []

@@ -29,9 +29,10 @@ from vision.express_scene import (
     random_express_table,
     render_express,
 )
-from vision.express_zones import ExpressZones
+from vision.express_zones import ExpressZones, with_backs
 from vision.pipeline import Pipeline
 from vision.scene import render_cards
+from vision.unread_cards import unread_card
 
 EXPRESS_CARDS = [card.id for card in load_deck("express").cards]
 
@@ -158,3 +159,20 @@ def test_seat_buttons_typed_or_pressed_name_a_seat() -> None:
     assert inputs.button(ButtonPress(1, "seat3", False)) == {"event": "button", "seat": 3}
     with pytest.raises(BadInputError, match="2 to 4 seats"):
         express_table.camera_pipeline(5)
+
+
+def test_paper_no_reading_explains_is_a_card_not_read() -> None:
+    """A card the finder missed makes no shorter table: with every card found the table is
+    explained; leave out a face-up one and its paper is unexplained (a back is not paper)."""
+    table = random_express_table(2, 2)
+    image = render_express(table, 2, "easy")
+    reading = Pipeline(deck="express").read(image)
+    assert reading.image_to_table is not None
+    found = [card.table_corners for card in with_backs(image, reading.image_to_table,
+                                                       reading.cards)
+             if card.table_corners is not None]
+    assert not unread_card(image, reading.image_to_table, found)
+    faces = len(reading.cards)
+    for left_out in (0, faces // 2, faces - 1):
+        assert unread_card(image, reading.image_to_table,
+                           found[:left_out] + found[left_out + 1:]), f"card {left_out}"

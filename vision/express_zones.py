@@ -32,6 +32,7 @@ from vision.table import (
     edge_distance,
     outward,
 )
+from vision.unread_cards import unread_card
 
 DECK_PREFIX = "express/"
 SEAT_REACH_MM = 260.0
@@ -75,9 +76,12 @@ class ExpressZones:
                                                   ExpressObservation | None]:
         """The cards as read (the face-down ones found by their backs added, without a name),
         and the observation they make (None: something is unclear). A face-up card the
-        recognizer could not name makes no observation: it would read as a face-down Loco."""
+        recognizer could not name makes no observation: it would read as a face-down Loco; nor
+        does paper where no card was found (``vision.unread_cards``): a card not read."""
         cards = with_backs(frame.image, frame.image_to_table, frame.cards)
-        if any(card.name is None for card in frame.cards):
+        if any(card.name is None for card in frame.cards) or unread_card(
+                frame.image, frame.image_to_table,
+                [card.table_corners for card in cards if card.table_corners is not None]):
             return cards, None
         return cards, self.observation(cards)
 
