@@ -7,6 +7,7 @@ import io
 import json
 import random
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 
 import cv2
@@ -18,8 +19,10 @@ from host.deck import load_deck
 from host.errors import BadInputError
 from host.express import bots
 from host.express.game import ExpressGame, Phase
+from host.express.moves import Accept, Derail
 from host.express.observation import ExpressObservation, TrainSeen
 from host.express.referee import observation_of
+from host.express.transcript import observation_lines
 from host.tables import express as express_table
 from vision.card_backs import find_backs
 from vision.express_faces import MARK_DISTANCE, marks
@@ -145,7 +148,10 @@ def test_the_camera_reads_a_played_hand_as_the_referee_sees_it() -> None:
         read = Pipeline(deck="express", zones=pipeline.zones,
                         references=pipeline.references).read(render_express(seen, turns))
         assert read.observation == seen, f"turn {turns}"
-        assert direct.feed(seen.to_json()) == through_camera.feed(read.observation.to_json())
+        verdict = through_camera.feed(read.observation.to_json())
+        assert direct.feed(seen.to_json()) == verdict
+        if verdict.ends_turn:
+            assert verdict.move["text"].startswith(f"seat {verdict.seat} played")
         turns += 1
     assert direct.turn_indicator() == through_camera.turn_indicator()
     assert sum(direct.turns_taken) > 0
@@ -176,3 +182,28 @@ def test_paper_no_reading_explains_is_a_card_not_read() -> None:
     for left_out in (0, faces // 2, faces - 1):
         assert unread_card(image, reading.image_to_table,
                            found[:left_out] + found[left_out + 1:]), f"card {left_out}"
+
+
+def test_at_the_table_a_derailment_asks_for_its_targets_button() -> None:
+    """The referee's wait for a Derailment's target reaches the players (``pending``), and
+    the target's button ends the turn."""
+    for seed in range(1, 40):
+        rng = random.Random(seed)
+        game = ExpressGame.new(2, rng)
+        bots.play_out(game, rng)
+        if any(isinstance(move, Derail) and isinstance(after, Accept)
+               for move, after in pairwise(game.record)):
+            break
+    else:
+        pytest.fail("no seeded hand with a Derailment taken")
+    (opening, _), *lines = observation_lines(game)
+    referee = express_table.open_referee(opening)
+    asked = False
+    for line, _ in lines:
+        verdict = referee.feed(line)
+        if "press the button of the seat that loses its turn" in verdict.pending:
+            asked = True
+        elif asked and line.get("event") == "button":
+            assert verdict.ends_turn, f"seed {seed}"
+            return
+    pytest.fail(f"seed {seed}: the referee never asked for the target's button")
