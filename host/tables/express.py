@@ -175,6 +175,15 @@ def show(referee: ExpressReferee) -> list[str]:
     return lines
 
 
+def ending(referee: ExpressReferee, turns: int) -> list[str]:
+    """How to score once the hand is over (the camera cannot see the hands)."""
+    if not referee.over:
+        return []
+    return [f"Express: the hand is over after {turns} turns: spread each seat's trains, Way Cars "
+            "and hand as docs/express.md shows, photograph them and run "
+            "`conductor score express PHOTO`"]
+
+
 def camera_pipeline(players: int) -> Pipeline:
     """The recognizer reading an Express table of ``players`` seats, one at each table edge."""
     if players not in SEAT_EDGES:
@@ -204,5 +213,6 @@ GAME = TableGame[ExpressReferee](
     score=score,
     photo_scoring=True,
     show=show,
+    ending=ending,
 )
 """Express, as the app knows it so far."""
