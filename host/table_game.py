@@ -23,6 +23,9 @@ if TYPE_CHECKING:  # the recognizer (OpenCV) loads only for a game played throug
 
 R = TypeVar("R", bound=TableReferee)
 
+PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
+"""A score file with one of these is a photo of the final count."""
+
 
 @dataclass(frozen=True)
 class GameInputs:

@@ -1,9 +1,10 @@
 """Cameras: a rendered one (a seeded video of a game in progress) and real ones (OpenCV).
 
-``RenderedCamera(observations, seed)`` plays a game on a rendered table (The Game of Trains or
-Rollecate, by the observations' kind): each observation is shown still for a while, then a hand
-reaches over the table while the cards change, then the next observation is shown still. It is
-what the app runs on without a webcam, and what tests and the demo feed the whole pipeline with.
+``RenderedCamera(observations, seed)`` plays a game on a rendered table (The Game of Trains,
+Rollecate or Express, by the observations' kind): each observation is shown still for a while,
+then a hand reaches over the table while the cards change, then the next observation is shown
+still. It is what the app runs on without a webcam, and what tests and the demo feed the
+whole pipeline with.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ import cv2
 import numpy as np
 
 from host.errors import BadInputError
+from host.express.observation import ExpressObservation
 from host.rollecate.observation import RollecateObservation
 from host.trains.observation import TrainsObservation
+from vision.express_scene import lay_express
 from vision.imaging import Image
 from vision.rollecate_scene import lay_rollecate
 from vision.scene import (
@@ -31,7 +34,7 @@ from vision.scene import (
     trains_layout,
 )
 
-TableObservation = TrainsObservation | RollecateObservation
+TableObservation = TrainsObservation | RollecateObservation | ExpressObservation
 """A table the rendered camera can draw."""
 
 
@@ -72,6 +75,8 @@ class RenderedCamera:
     def _table(self, observation: TableObservation) -> Tabletop:
         if isinstance(observation, RollecateObservation):
             return lay_rollecate(observation, self.look, self.seed)
+        if isinstance(observation, ExpressObservation):
+            return lay_express(observation, self.look, self.seed)
         assert isinstance(observation, TrainsObservation)
         return lay_table(trains_layout(observation, self.seed, self.level.jitter_degrees),
                          self.look)

@@ -31,7 +31,7 @@ from vision.scene import DIFFICULTIES, render_table
 from vision.stabilizer import Stabilizer
 from vision.trains_zones import TrainsZones
 
-DECKS = ("trains", "rollecate")
+DECKS = ("trains", "rollecate", "express")
 """Decks Conductor draws faces for (others can be enrolled from photos)."""
 
 

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
 from host.express.observation import ExpressObservation, TrainSeen
-from vision.imaging import Points
+from vision.card_backs import find_backs
+from vision.imaging import Image, Matrix, Points, transform_points
 from vision.readings import CardReading, TableFrame
 from vision.table import (
     SEAT_EDGES,
@@ -28,18 +30,33 @@ from vision.table import (
     Edge,
     edge_direction,
     edge_distance,
+    outward,
 )
+from vision.unread_cards import unread_card
 
 DECK_PREFIX = "express/"
 SEAT_REACH_MM = 260.0
 """How far from a seat's edge its trains may lie (three rows of cards)."""
 ROW_TOLERANCE_MM = 30.0
 """Cards whose distances from the edge differ by less than this lie in the same row."""
+CAR_GAP_MM = 110.0
+"""Most distance between the centres of two neighbouring cards of a train: a train's cards lie
+side by side, so a wider gap is a card the recognizer did not find."""
 DISCARD_PLACE_MM = (TABLE_WIDTH_MM / 2, TABLE_HEIGHT_MM / 2)
 """Where the discard pile lies: the middle of the table (the draw pile to its left, the special
 slot to its right)."""
 DISCARD_REACH_MM = 45.0
 """How far from its place the discard pile's top card may lie."""
+
+
+@dataclass(frozen=True)
+class FinalCount:
+    """An Express table at the end of a hand, as spread out for scoring."""
+
+    table: ExpressObservation
+    """Each seat's trains and Way Cars."""
+    hands: tuple[tuple[str, ...], ...]
+    """The cards each seat was left holding (a Wild Car as ``wild``)."""
 
 
 @dataclass(frozen=True)
@@ -57,48 +74,112 @@ class ExpressZones:
 
     def observe(self, frame: TableFrame) -> tuple[tuple[CardReading, ...],
                                                   ExpressObservation | None]:
-        """The cards as read, and the observation they make (None: something is unclear)."""
-        return frame.cards, self.observation(frame.cards)
+        """The cards as read (the face-down ones found by their backs added, without a name),
+        and the observation they make (None: something is unclear). A face-up card the
+        recognizer could not name makes no observation: it would read as a face-down Loco; nor
+        does paper where no card was found (``vision.unread_cards``): a card not read."""
+        cards = with_backs(frame.image, frame.image_to_table, frame.cards)
+        if any(card.name is None for card in frame.cards) or unread_card(
+                frame.image, frame.image_to_table,
+                [card.table_corners for card in cards if card.table_corners is not None]):
+            return cards, None
+        return cards, self.observation(cards)
 
     def observation(self, cards: Sequence[CardReading]) -> ExpressObservation | None:
-        """The observation the cards make, or None when some part cannot be read for sure."""
+        """The observation the cards make (a card without a name lies face down), or None
+        when some part cannot be read for sure."""
+        read = self._read(cards, hands=False)
+        return None if read is None else read[0]
+
+    def final_count(self, cards: Sequence[CardReading]) -> FinalCount | None:
+        """The table at the end of a hand, each seat's hand cards spread in a row of their own
+        (the row that does not start with a Loco), or None when some part cannot be read."""
+        read = self._read(cards, hands=True)
+        return None if read is None else FinalCount(*read)
+
+    def _read(self, cards: Sequence[CardReading], hands: bool
+              ) -> tuple[ExpressObservation, tuple[tuple[str, ...], ...]] | None:
         edges = SEAT_EDGES[self.players]
         zones: list[list[CardReading]] = [[] for _ in edges]
         middle: list[CardReading] = []
         for card in cards:
             if card.table_corners is None:
                 return None
-            centre = card.table_corners.mean(axis=0)
-            distances = [edge_distance(edge, centre) for edge in edges]
-            seat = int(np.argmin(distances))
-            (zones[seat] if distances[seat] < SEAT_REACH_MM else middle).append(card)
+            seat = seat_of(card.table_corners.mean(axis=0), self.players)
+            (middle if seat is None else zones[seat]).append(card)
         trains: list[tuple[TrainSeen, ...]] = []
         ways: list[tuple[str, ...]] = []
+        held: list[tuple[str, ...]] = []
         for edge, zone in zip(edges, zones, strict=True):
             way = [card for card in zone if _name(card) in self.way_cars]
-            seat_trains = [self._train(row) for row in _rows(edge, [
-                card for card in zone if _name(card) not in self.way_cars])]
+            rows = _rows(edge, [card for card in zone if _name(card) not in self.way_cars])
+            hand = [row for row in rows if hands and _name(row[0]) not in (None, self.diesel)]
+            if len(hand) > 1 or any(None in map(_name, row) for row in hand):
+                return None
+            held.append(tuple(str(_name(card)) for row in hand for card in row))
+            seat_trains = [self._train(row) for row in rows if row not in hand]
             if any(train is None for train in seat_trains):
                 return None
             trains.append(tuple(train for train in seat_trains if train is not None))
             ways.append(tuple(str(_name(card)) for card in _along(edge, way)))
         discard, special = _middle(middle)
-        return ExpressObservation(tuple(trains), tuple(ways), discard, special)
+        return ExpressObservation(tuple(trains), tuple(ways), discard, special), tuple(held)
+
+    def wild_type(self, cars: Sequence[str | None]) -> str | None:
+        """The type the camera gives a Wild Car in a train of these cars (names as seen): the
+        one type of the other cars, Caboose aside; None if they are of several types or none."""
+        others = {name for name in cars if name not in (self.wild, "caboose")}
+        return str(next(iter(others))) if len(others) == 1 else None
 
     def _train(self, row: list[CardReading]) -> TrainSeen | None:
         """One row as a train, or None if it does not read as one for sure."""
+        if any(float(np.hypot(*(_centre(a) - _centre(b)))) > CAR_GAP_MM
+               for a, b in pairwise(row)):
+            return None
         names = [_name(card) for card in row]
         loco, cars = names[0], names[1:]
         if loco not in (None, self.diesel) or None in cars:
             return None
-        others = {name for name in cars if name != self.wild and name != "caboose"}
         if self.wild in cars:
-            if len(others) != 1:
+            settled = self.wild_type(cars)
+            if settled is None:
                 return None  # the Wild Car's type is the players' to say
-            cars = [f"{self.wild}:{next(iter(others))}" if name == self.wild else name
-                    for name in cars]
+            cars = [f"{self.wild}:{settled}" if name == self.wild else name for name in cars]
         return TrainSeen("diesel" if loco == self.diesel else "face-down",
                          tuple(str(name) for name in cars))
+
+
+def with_backs(image: Image, image_to_table: Matrix, cards: Sequence[CardReading]
+               ) -> tuple[CardReading, ...]:
+    """The cards found face up, and after them those lying face down (found by their backs,
+    ``vision.card_backs``), without a name."""
+    to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
+    return (*cards, *(CardReading(None, 0.0, transform_points(to_image, corners), corners)
+                      for corners in find_backs(image, image_to_table)))
+
+
+def seats_seen(cards: Sequence[CardReading]) -> int | None:
+    """How many seats a table has, from the edges its cards face (a player lays cards facing
+    them; None: no seating fits)."""
+    every = SEAT_EDGES[max(SEAT_EDGES)]
+    used = set()
+    for card in cards:
+        if card.name is None or card.table_corners is None:
+            continue  # a back shows no way up
+        top_left, top_right, bottom_right, bottom_left = card.table_corners
+        up = (top_left + top_right - bottom_left - bottom_right) / 2
+        edge = max(every, key=lambda edge: float(-up @ outward(edge)))
+        if edge_distance(edge, card.table_corners.mean(axis=0)) < SEAT_REACH_MM:
+            used.add(edge)
+    return next((players for players, edges in SEAT_EDGES.items() if set(edges) == used), None)
+
+
+def seat_of(point: Points, players: int) -> int | None:
+    """The seat whose zone holds a table point (the nearest edge's, within
+    ``SEAT_REACH_MM``), or None: the middle of the table."""
+    distances = [edge_distance(edge, point) for edge in SEAT_EDGES[players]]
+    seat = int(np.argmin(distances))
+    return seat if distances[seat] < SEAT_REACH_MM else None
 
 
 def _name(card: CardReading) -> str | None:

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from host.deck import Card
+from vision.express_faces import EXPRESS_INK, express_face
 from vision.icons import draw_ability
 from vision.imaging import Image
 
@@ -211,13 +212,16 @@ def _rollecate_face(card: Card, px_per_mm: float) -> Image:
 def render_face(card: Card, px_per_mm: float = 4.0) -> Image:
     """The face of ``card`` (BGR, portrait, top up) at ``px_per_mm`` pixels per millimetre.
 
-    Only the decks Conductor ships faces for are drawn (``trains``, ``rollecate``); others raise
-    ValueError. Pixels outside ``card_mask`` are paper-coloured; compose with the mask.
+    Only the decks Conductor ships faces for are drawn (``trains``, ``rollecate``,
+    ``express``); others raise ValueError. Pixels outside ``card_mask`` are paper-coloured;
+    compose with the mask.
     """
     if card.deck == "trains":
         return _trains_face(card, px_per_mm)
     if card.deck == "rollecate":
         return _rollecate_face(card, px_per_mm)
+    if card.deck == "express":
+        return express_face(_blank(px_per_mm, EXPRESS_INK), card, px_per_mm)
     raise ValueError(f"no card faces are drawn for deck {card.deck!r}")
 
 

@@ -132,8 +132,15 @@ class ExpressReferee:
         return TableVerdict("waiting", self.current)
 
     def feed(self, line: Mapping[str, Any]) -> TableVerdict:
-        """``judge`` as the app takes it (``host.referee.TableReferee``)."""
-        return TableVerdict.of(self.judge(line))
+        """``judge`` as the app takes it (``host.referee.TableReferee``): a wait with a reason
+        (a seat's button is needed) is what the table is told to do next."""
+        verdict = self.judge(line)
+        if verdict["verdict"] == "waiting" and "reason" in verdict:
+            verdict = {**verdict, "pending": verdict["reason"]}
+        if verdict["verdict"] in ("move", "win") and verdict.get("seat") is not None:
+            verdict = {**verdict, "move": {**verdict["move"],
+                                           "text": _in_words(verdict["seat"], verdict["move"])}}
+        return TableVerdict.of(verdict)
 
     @property
     def dice_wanted(self) -> int:
@@ -394,6 +401,21 @@ def _align(old: Sequence[Train], new: Sequence[Train]) -> list[int | None] | Non
         if tail is not None:
             return [None, *tail]
     return None
+
+
+def _in_words(seat: int, move: Mapping[str, Any]) -> str:
+    """A finished turn for the terminal and the log."""
+    plays = move["plays"]
+    words = [f"seat {seat} played {plays} card{'s' if plays != 1 else ''}"]
+    if move["new_trains"]:
+        words.append(f"{move['new_trains']} new train(s)")
+    if move["ending"] not in (None, "discard"):
+        against = f" on seat {move['target']}" if move["target"] is not None else ""
+        stopped = " (stopped by a Way Car)" if move["protected"] else ""
+        words.append(f"{move['ending']}{against}{stopped}")
+    elif move["discard"]:
+        words.append(f"discarded {move['discard']}")
+    return ", ".join(words)
 
 
 def _discarded(before: Observation, seen: Observation) -> bool:

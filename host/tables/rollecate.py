@@ -24,14 +24,18 @@ from host.rollecate.state import GameState
 from host.rollecate.table import check_possible, parse_table, read_json
 from host.rollecate.transcript import table_lines
 from host.rollecate.words import plural
-from host.table_game import DemoTable, GameInputs, Scene, TableGame, seats_between
+from host.table_game import (
+    PHOTO_SUFFIXES,
+    DemoTable,
+    GameInputs,
+    Scene,
+    TableGame,
+    seats_between,
+)
 from vision.imaging import read_image
 from vision.pipeline import Pipeline
 from vision.rollecate_table import START_MARKER_ID
 from vision.rollecate_zones import RollecateZones, spread_cards
-
-PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
-"""A score file with one of these is a photo of the final count."""
 
 
 def score(path: Path, as_json: bool, out: TextIO, players: int | None = None) -> int:
