@@ -24,17 +24,38 @@ class GameEntry:
     """What people call it."""
     adapter: str
     """Dotted name of the module with the game's ``demo``/``referee``/``score`` functions."""
+    players: tuple[int, int]
+    """The fewest and most players the game is for (its rules' constants; a test checks)."""
+    commands: frozenset[str]
+    """The adapter's functions, so help offers only what works without importing it."""
 
 
 GAMES: dict[str, GameEntry] = {
     entry.name: entry
     for entry in (
-        GameEntry("trains", "The Game of Trains", "host.trains.commands"),
-        GameEntry("rollecate", "Rollecate", "host.rollecate.commands"),
-        GameEntry("express", "Express", "host.express.commands"),
-        GameEntry("trainline", "Train Line Chicago", "host.trainline.commands"),
+        GameEntry("trains", "The Game of Trains", "host.trains.commands", (2, 4),
+                  frozenset({"demo", "play", "resume", "referee"})),
+        GameEntry("rollecate", "Rollecate", "host.rollecate.commands", (2, 4),
+                  frozenset({"demo", "play", "resume", "referee", "score"})),
+        GameEntry("express", "Express", "host.express.commands", (2, 6),
+                  frozenset({"demo", "referee", "score"})),
+        GameEntry("trainline", "Train Line Chicago", "host.trainline.commands", (2, 4),
+                  frozenset({"demo", "referee"})),
     )
 }
+
+
+def offering(command: str) -> list[str]:
+    """The games that have ``command`` (for the command line's choices)."""
+    return sorted(name for name, entry in GAMES.items() if command in entry.commands)
+
+
+def check_players(game: str, players: int) -> None:
+    """Refuse a number of players the game is not for, with one line."""
+    entry = GAMES[game]
+    low, high = entry.players
+    if not low <= players <= high:
+        raise BadInputError(f"{entry.title} is for {low} to {high} players, not {players}")
 
 
 def adapter(game: str, function: str) -> object:

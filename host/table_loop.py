@@ -178,6 +178,7 @@ class TableLoop:
                 text += f" — {seats} {'WINS' if len(winners) == 1 else 'SHARE THE WIN'}"
             self.log.add(kind, text)
             self._say("info", f"{self.session.turns:3}. {text}")
+            self.app.pause()
         elif verdict.get("pending") or verdict.get("instructions"):
             pending = verdict.get("pending") or "; ".join(verdict.get("instructions", []))
             self._say("info", str(pending))

@@ -16,7 +16,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from host.arguments import count, seed
 from host.errors import BadInputError
+from host.jsonl import loads
 from vision.camera import CameraFrame, RenderedCamera, VideoCamera
 from vision.identify import References, rendered_references
 from vision.imaging import Image, read_image, write_image
@@ -32,11 +34,18 @@ DECKS = ("trains", "rollecate")
 
 def _references(args: argparse.Namespace) -> References:
     if args.references is not None:
-        references = References.load(args.references)
+        try:
+            references = References.load(args.references)
+        except (BadInputError, EOFError, OSError, ValueError):
+            raise BadInputError(f"cannot read references {args.references}: not a references "
+                                "file (conductor vision enroll makes one)") from None
         if references.deck != args.deck:
             raise BadInputError(f"{args.references} holds deck {references.deck!r}, "
                                 f"not {args.deck!r}")
         return references
+    if args.deck not in DECKS:
+        raise BadInputError(f"Conductor draws no faces for deck {args.deck!r} (it draws "
+                            f"{', '.join(DECKS)}): enroll it and give --references")
     return rendered_references(args.deck)
 
 
@@ -156,7 +165,7 @@ def _watch(args: argparse.Namespace) -> int:
 def _render(args: argparse.Namespace) -> int:
     if args.observation is not None:
         try:
-            observation = TrainsObservation.from_json(json.loads(args.observation))
+            observation = TrainsObservation.from_json(loads(args.observation))
         except json.JSONDecodeError as error:
             raise BadInputError(f"--observation is not JSON ({error.msg})") from None
     else:
@@ -211,12 +220,12 @@ def register(commands: Any) -> None:
             parser.add_argument("--out", type=Path, default=None,
                                 help="folder for annotated frames (default when no display: "
                                      "vision-watch)")
-            parser.add_argument("--frames", type=int, default=None, help="stop after N frames")
+            parser.add_argument("--frames", type=count, default=None, help="stop after N frames")
             parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
 
     render = sub.add_parser("render", help="render a seeded photograph of a Game of Trains table")
     render.add_argument("out", type=Path, help="image file to write")
-    render.add_argument("--seed", type=int, default=1)
+    render.add_argument("--seed", type=seed, default=1, help="seed of the photograph (default 1)")
     render.add_argument("--level", choices=sorted(DIFFICULTIES), default="medium")
     render.add_argument("--observation", default=None, help="the table as observation JSON")
     render.set_defaults(run=_render)

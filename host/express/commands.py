@@ -50,6 +50,7 @@ def demo(seed: int, players: int, app: AppContext) -> int:
                 file=out,
             )
             turn, words = turn + 1, []
+            app.pause()
     ended = "the draw pile is empty" if game.went_out is None else f"seat {game.went_out} goes out"
     print(f"hand ends: {ended}", file=out)
     for line in scores_as_text(game.scores()):

@@ -53,6 +53,7 @@ from host.express.moves import (
 from host.express.scoring import SeatScore, SeatTable, score_seat, winners
 from host.express.trains import SCORING_CARS, Car, Train, why_car_cannot_follow
 from host.express.turn_order import TurnOrder
+from host.jsonl import loads
 from host.turns import TurnIndicator
 
 MIN_PLAYERS = 2
@@ -552,7 +553,7 @@ def _dumps(data: dict[str, Any]) -> str:
 
 def _loads(line: str, number: int) -> dict[str, Any]:
     try:
-        data = json.loads(line)
+        data = loads(line)
     except json.JSONDecodeError as error:
         raise BadInputError(f"line {number}: not JSON ({error.msg})") from None
     if not isinstance(data, dict):

@@ -31,6 +31,8 @@ from host.express.game import (
     DRAW_PILE_EMPTY_ENDS_HAND,
     HAND_LIMIT,
     HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     ExpressGame,
     deck_for,
     why_cannot_go_out,
@@ -427,6 +429,9 @@ def judge_lines(lines: Sequence[str]) -> Iterator[Verdict]:
     seats, first = head.get("seats"), head.get("first", 0)
     if not isinstance(seats, int) or not isinstance(first, int) or not 0 <= first < max(seats, 1):
         raise BadInputError('line 1: needs "seats" (a number) and "first" (a seat)')
+    if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
+        raise BadInputError(f"line 1: Express is for {MIN_PLAYERS} to {MAX_PLAYERS} seats, "
+                            f"not {seats}")
     referee = ExpressReferee(seats, first)
     for number, data in rows:
         try:

@@ -19,6 +19,7 @@ from typing import Any
 from host.errors import BadInputError
 from host.express.cards import WILD, ExpressCards, Kind, standard_cards
 from host.express.trains import Car, Train, TrainScore, score_train, why_car_cannot_follow
+from host.jsonl import loads, read_text
 
 #: Points for each Way Car in play.
 WAY_CAR_POINTS = 5
@@ -113,7 +114,7 @@ def parse_table(text: str, cards: ExpressCards | None = None) -> list[SeatTable]
     """Read a table description, with a one-line reason for anything wrong."""
     cards = cards or standard_cards()
     try:
-        data: Any = json.loads(text)
+        data: Any = loads(text)
     except json.JSONDecodeError as error:
         raise BadInputError(f"not JSON ({error.msg} at line {error.lineno})") from None
     seats = data.get("seats") if isinstance(data, dict) else None
@@ -139,11 +140,7 @@ def parse_table(text: str, cards: ExpressCards | None = None) -> list[SeatTable]
 
 def load_table(path: Path) -> list[SeatTable]:
     """Read a table description file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise BadInputError(f"cannot read {path}: {error}") from None
-    return parse_table(text)
+    return parse_table(read_text(path))
 
 
 def scores_as_json(scores: Sequence[SeatScore]) -> dict[str, Any]:

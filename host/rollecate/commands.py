@@ -14,7 +14,7 @@ from host.context import AppContext
 from host.errors import BadInputError
 from host.play import GameInputs, open_camera, play_table, terminal_input
 from host.rollecate.cards import Kind, default_book
-from host.rollecate.demo import DemoGame, Scene
+from host.rollecate.demo import DemoGame, Scene, lines_left, scenes_left
 from host.rollecate.observation import is_event
 from host.rollecate.referee import judge_file, open_referee
 from host.rollecate.rules import MAX_PLAYERS, MIN_PLAYERS, TIE_BREAK_VALUES
@@ -55,7 +55,11 @@ def photo_table(path: Path, players: int | None, out: TextIO | None) -> list[tup
     """Each seat's cards read from a photo of the final count (BadInputError, with what to do,
     when a card cannot be read or the seats are unclear: a photo is never scored by guess)."""
     pipeline = Pipeline(deck="rollecate")
-    reading = pipeline.read(read_image(path))
+    image = read_image(path)
+    if out is not None:  # a big photo takes a while: say what is going on
+        height, width = image.shape[:2]
+        print(f"reading {path.name} ({width} x {height} pixels)…", file=out, flush=True)
+    reading = pipeline.read(image)
     if reading.image_to_table is None:
         raise BadInputError(f"{path}: the table markers are not in the photo")
     spread = spread_cards(reading.cards, pipeline.table.on_table(START_MARKER_ID), players)
@@ -121,17 +125,24 @@ def demo(seed: int, players: int, app: AppContext) -> int:
     )
     app.say(f"     railway: {railway_words(opening['railway'], opening['train'])}")
     app.say("     (the dice are the seeded game's, typed in as if rolled on the board)")
+    return _show_demo(game.lines[1:], game.scenes(), session, app, seed, players)
+
+
+def _show_demo(lines: list[dict[str, Any]], scenes: list[Scene], session: Session[Any],
+               app: AppContext, seed: int, players: int) -> int:
+    """Show the demo's game to the referee: its ``lines`` straight (``--camera none``) or its
+    ``scenes`` through the rendered camera; then the final count."""
     with board_lights(app.board, app.say) as lights:
         loop = _table_loop(session, app, lights)
         if app.camera == "none":
-            for now, line in enumerate(game.lines[1:], start=1):
+            for now, line in enumerate(lines, start=1):
                 if is_event(line):
                     _board_event(loop, line, float(now))
                 else:
                     loop.handle(TableSeen(line), float(now))
                 loop.tick(float(now))
         else:
-            _watch_rendered(game, loop, app, seed, players)
+            _watch_rendered(scenes, loop, app, seed, players)
     scoring = session.referee.referee.scoring
     if scoring is None:
         app.say("The referee did not see the game to its end.")
@@ -140,12 +151,28 @@ def demo(seed: int, players: int, app: AppContext) -> int:
     return 0
 
 
-def _watch_rendered(game: DemoGame, loop: TableLoop, app: AppContext, seed: int,
+def _resume_demo(game_id: int, settings: dict[str, Any], app: AppContext) -> int:
+    """Go on with a demo from its journal: the seeded game is played again by the bots and
+    shown from where the journal left it."""
+    session = Session.resume(app.journal, game_id, open_referee)
+    seed, players = int(settings["seed"]), int(settings["players"])
+    game = DemoGame(seed, players)
+    inputs = app.journal.standing_inputs(game_id)
+    try:
+        lines = lines_left(game.lines, inputs) if app.camera == "none" else []
+    except BadInputError as error:
+        raise BadInputError(f"game {game_id}: {error}") from None
+    scenes = scenes_left(game.scenes(), inputs)
+    app.say(f"Resuming game {game_id} after {session.turns} turns")
+    return _show_demo(lines, scenes, session, app, seed, players)
+
+
+def _watch_rendered(scenes: list[Scene], loop: TableLoop, app: AppContext, seed: int,
                     players: int) -> None:
     """Show the game to the referee through the rendered camera."""
     feed = CameraFeed(Pipeline(deck="rollecate", players=players), app.web)
     started = time.monotonic()
-    watch_scenes(game.scenes(), feed, loop, seed, realtime=app.web is not None)
+    watch_scenes(scenes, feed, loop, seed, realtime=app.web is not None)
     seconds = time.monotonic() - started
     app.say(
         f"camera: {feed.frames} rendered frames read in {seconds:.1f} s "
@@ -238,9 +265,8 @@ def resume(game_id: int, app: AppContext) -> int:
     """Continue a game played at a real table from its last journaled input (after a crash or
     an unplugged cable), with the camera and board it was played with."""
     settings = app.journal.summary(game_id).settings
-    if settings.get("mode") != "table":
-        raise BadInputError(f"game {game_id} was a demo: run conductor demo rollecate --seed "
-                            f"{settings.get('seed')} again")
+    if settings.get("mode") == "demo":
+        return _resume_demo(game_id, settings, app)
     session = Session.resume(app.journal, game_id, open_referee)
     players = session.referee.referee.seats
     app.say(f"Resuming game {game_id} after {session.turns} turns: put the table as shown")

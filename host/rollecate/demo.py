@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from host.errors import BadInputError
 from host.rollecate.bots import simple_policy
 from host.rollecate.observation import is_event
 from host.rollecate.state import GameState
@@ -73,3 +74,36 @@ def camera_view(line: Mapping[str, Any]) -> RollecateObservation:
         discard=tuple(tuple(pile[-1:]) for pile in line["discard"]),
         hands=tuple(tuple(hand) for hand in hands) if hands and any(hands) else None,
     )
+
+
+def lines_left(lines: list[dict[str, Any]], inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What is left of a demo fed straight to the referee (``--camera none``), once ``inputs``
+    (the journaled ones, every line after the set-up in order) were judged; BadInputError if
+    they are not where that game was."""
+    done = len(inputs)
+    if inputs != lines[1 : 1 + done]:
+        raise BadInputError("its journal does not follow its seeded demo fed straight to the "
+                            "referee (resume it with --camera rendered)")
+    return lines[1 + done :]
+
+
+def scenes_left(scenes: list[Scene], inputs: list[dict[str, Any]]) -> list[Scene]:
+    """What is left to show of a demo through the camera, once ``inputs`` (the journaled ones)
+    were judged: the table the game stands at, shown again, with only its events not yet
+    judged, then the scenes after it. Tables the camera saw that are no scene's (a settled
+    misreading, a repeat) move nothing."""
+    shown, events_done = 0, 0
+    for data in inputs:
+        if is_event(data):
+            events_done += 1
+            continue
+        try:
+            view = camera_view(data)
+        except (KeyError, TypeError, ValueError):
+            continue
+        if shown < len(scenes) and view == scenes[shown].view:
+            shown, events_done = shown + 1, 0
+    if shown == 0:
+        return scenes
+    current = scenes[shown - 1]
+    return [Scene(current.view, current.events[events_done:]), *scenes[shown:]]

@@ -50,6 +50,7 @@ def demo(seed: int, players: int, app: AppContext) -> int:
                 file=out,
             )
             turn, actor, begun, words = turn + 1, game.current, game.turns_begun, []
+            app.pause()
     names = ", ".join(f"seat {seat}" for seat in sorted(game.winners))
     print(f"winner: {names}, every pawn seated", file=out)
     return 0

@@ -17,6 +17,7 @@ from itertools import combinations
 from typing import Any
 
 from host.errors import BadInputError
+from host.jsonl import loads
 from host.trainline.cards import (
     ADVANCED_MOTION,
     ECCENTRIC,
@@ -758,7 +759,7 @@ class TrainlineGame:
         for number, line in enumerate(lines, 1):
             if line.strip():
                 try:
-                    rows.append((number, json.loads(line)))
+                    rows.append((number, loads(line)))
                 except json.JSONDecodeError as error:
                     raise BadInputError(f"line {number}: not JSON ({error.msg})") from None
         head = rows[0][1] if rows else None

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from host.errors import BadInputError
+from host.jsonl import loads
 from host.trainline.game import IllegalMoveError, Phase, TrainlineGame
 from host.trainline.moves import describe, move_from_json, move_to_json
 
@@ -25,7 +26,7 @@ def judge_lines(lines: Sequence[str]) -> Iterator[dict[str, Any]]:
     game = TrainlineGame.from_record_lines([rows[0][1]])
     for number, line in rows[1:]:
         try:
-            data = json.loads(line)
+            data = loads(line)
         except json.JSONDecodeError as error:
             raise BadInputError(f"line {number}: not JSON ({error.msg})") from None
         try:
