@@ -315,12 +315,16 @@ OUTPUT_ERRORS = (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EROFS
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; exit status 0 on success, 2 on bad input with a one-line reason."""
+    # FFmpeg (behind OpenCV's video files) prints its own complaints about a broken file on
+    # stderr, where our one line is the answer; it must be told before its first file.
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     args = build_parser().parse_args(argv)
     try:
         status: int = args.run(args)
         sys.stdout.flush()  # a full disk is found here, while it can still be reported
     except BadInputError as error:
-        print(f"conductor: {error}", file=sys.stderr)
+        # One line, whatever a library put in the reason.
+        print(f"conductor: {' '.join(str(error).split())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("conductor: interrupted", file=sys.stderr)

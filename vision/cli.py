@@ -49,13 +49,27 @@ def _references(args: argparse.Namespace) -> References:
     return rendered_references(args.deck)
 
 
+def _image_file(path: Path) -> Path:
+    """A file name to write an image to, or BadInputError before any work is done."""
+    if path.is_dir() or not cv2.haveImageWriter(str(path)):
+        raise BadInputError(f"cannot write an image to {path}: give a file name ending in "
+                            ".png or .jpg")
+    return path
+
+
 def _markers(args: argparse.Namespace) -> int:
+    if args.out.suffix.lower() != ".pdf":
+        _image_file(args.out)
     write_markers(args.out)
     print(f"wrote the table markers to {args.out}")
     return 0
 
 
 def _deck(args: argparse.Namespace) -> int:
+    # Checked before the faces are drawn (seconds of work) rather than after.
+    pdf = args.out.suffix.lower() == ".pdf"
+    if args.out.exists() and args.out.is_dir() == pdf:
+        raise BadInputError(f"{args.out} exists and is not a {'file' if pdf else 'folder'}")
     count = write_deck(args.deck, args.out)
     print(f"wrote {count} card faces of {args.deck} to {args.out}")
     return 0
@@ -73,10 +87,11 @@ def _enroll(args: argparse.Namespace) -> int:
 
 
 def _identify(args: argparse.Namespace) -> int:
+    images = [read_image(path) for path in args.images]  # a bad picture fails before any work
     pipeline = Pipeline(deck=args.deck, references=_references(args))
     results: list[dict[str, Any]] = []
-    for path in args.images:
-        reading = pipeline.read(read_image(path))
+    for path, image in zip(args.images, images, strict=True):
+        reading = pipeline.read(image)
         cards = [card.to_json() for card in reading.cards]
         results.append({"image": str(path), "table_found": reading.image_to_table is not None,
                         "cards": cards})
@@ -134,12 +149,13 @@ def _frames(source: str) -> Iterable[CameraFrame]:
 
 
 def _watch(args: argparse.Namespace) -> int:
+    frames = _frames(args.camera)  # a camera that is not there fails before any work
     pipeline = Pipeline(deck=args.deck, references=_references(args), players=args.players)
     stabilizer: Stabilizer[TableObservation] = Stabilizer()
     display = bool(os.environ.get("DISPLAY")) and not args.out
     out: Path = args.out or Path("vision-watch")
     shown = 0
-    for index, frame in enumerate(_frames(args.camera)):
+    for index, frame in enumerate(frames):
         if args.frames is not None and index >= args.frames:
             break
         reading = pipeline.read(frame.image)
@@ -163,6 +179,7 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _render(args: argparse.Namespace) -> int:
+    _image_file(args.out)
     if args.observation is not None:
         try:
             observation = TrainsObservation.from_json(loads(args.observation))

@@ -93,7 +93,7 @@ def parse_observation(data: Any, seats: int, cards: ExpressCards) -> Observation
     )
     special = cards_from_json(data.get("special", []), "special", tuple(Kind), cards)
     discard = data.get("discard")
-    if discard is not None and discard not in cards.info:
+    if discard is not None and (not isinstance(discard, str) or discard not in cards.info):
         raise BadInputError(f"discard: no Express card {discard!r}")
     discards, hands = data.get("discards"), data.get("hands")
     if discards is not None and not isinstance(discards, int):

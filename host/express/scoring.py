@@ -82,6 +82,8 @@ def train_from_json(data: Any, where: str, cards: ExpressCards, check: bool = Tr
     if loco not in ("face-down", "diesel"):
         raise BadInputError(f'{where}: "loco" is "face-down" or "diesel", not {loco!r}')
     train = Train(loco="diesel" if loco == "diesel" else "unknown", diesel=loco == "diesel")
+    if not isinstance(data.get("cars", []), list):
+        raise BadInputError(f'{where}: "cars" is a list of card names')
     for position, name in enumerate(data.get("cars", []), start=1):
         if not isinstance(name, str):
             raise BadInputError(f"{where}, car {position}: a car is a card name")
