@@ -192,14 +192,24 @@ def test_an_endless_line_is_cut_off_at_the_limit(capsys: pytest.CaptureFixture[s
     )
 
 
-@pytest.mark.parametrize("content", [b"", b"\x00\xff" * 100, b"{not json"])
+def a_picture(tmp_path: Path) -> str:
+    import cv2
+    import numpy as np
+
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), np.full((120, 160, 3), 90, np.uint8))
+    return str(path)
+
+
+@pytest.mark.parametrize("content", [b"", b"\x00\xff" * 100, b"{not json"],
+                         ids=["empty", "binary", "text"])
 def test_vision_refuses_references_that_are_not_references(
     content: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     references = tmp_path / "refs.npz"
     references.write_bytes(content)
     line = refused(
-        ["vision", "identify", "--references", str(references), str(tmp_path / "x.png")], capsys
+        ["vision", "identify", "--references", str(references), a_picture(tmp_path)], capsys
     )
     assert "not a references file" in line
 
@@ -207,7 +217,7 @@ def test_vision_refuses_references_that_are_not_references(
 def test_vision_says_which_decks_it_draws(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    line = refused(["vision", "identify", "--deck", "express", str(tmp_path / "x.png")], capsys)
+    line = refused(["vision", "identify", "--deck", "express", a_picture(tmp_path)], capsys)
     assert "enroll it" in line
 
 
