@@ -58,6 +58,8 @@ def conductor(args: list[str], timeout: float = 900) -> subprocess.CompletedProc
 def journal_rows(db: Path) -> list[tuple[int, str, list[int]]]:
     """Each game's id, status and winners, read directly."""
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+        if not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchall():
+            return []  # killed before the journal's tables were made
         rows = con.execute("SELECT id, status, winners FROM games ORDER BY id").fetchall()
     return [(int(i), str(s), json.loads(w) if w else []) for i, s, w in rows]
 
