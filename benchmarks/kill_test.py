@@ -29,10 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
-
-from host.trains.commands import DemoGame  # noqa: E402 - the checkout's own, through ROOT
-from vision.camera import RenderedCamera  # noqa: E402
 from vision.observation import TrainsObservation  # noqa: E402
+
+from host.tables.trains import demo_table  # noqa: E402 - the checkout's own, through ROOT
+from vision.camera import RenderedCamera  # noqa: E402
 
 JOURNALED = ("trains", "rollecate")
 """Demos that keep their game in the journal (the others only print)."""
@@ -93,7 +93,7 @@ class Videos:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.tables = DemoGame(PLAY_SEED, PLAY_SEATS).play_out()
+        self.tables = demo_table(PLAY_SEED, PLAY_SEATS).lines
         self._made: dict[int, Path] = {}
 
     def from_turn(self, turn: int) -> Path:

@@ -10,20 +10,20 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib
-import inspect
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
+from host import table_runner
 from host.arguments import game_number, pace, seats, seed
 from host.context import AppContext
 from host.errors import BadInputError
-from host.games import adapter, check_players, offering
+from host.games import offering, table_game
 from host.journal import Access, DamagedGame, Journal, default_path
 from host.web.server import Address, WebView
 
@@ -81,21 +81,19 @@ def web_address(web: str | None, share: bool) -> Address | None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    check_players(args.game, args.players)
-    run: Callable[..., int] = adapter(args.game, "demo")  # type: ignore[assignment]
+    game = table_game(args.game)
+    game.check_seats(args.players, 0)
     with _app(args) as app:
-        return run(seed=args.seed, players=args.players, app=app)
+        return table_runner.demo(game, seed=args.seed, players=args.players, app=app)
 
 
 def _play(args: argparse.Namespace) -> int:
-    check_players(args.game, args.players)
-    if not 0 <= args.first < args.players:
-        raise BadInputError(f"--first is a seat from 0 to {args.players - 1}, not {args.first}")
+    game = table_game(args.game)
+    game.check_seats(args.players, args.first)
     if args.board == "auto":
         _find_board_or_hint()
-    run: Callable[..., int] = adapter(args.game, "play")  # type: ignore[assignment]
     with _app(args) as app:
-        return run(players=args.players, first=args.first, app=app)
+        return table_runner.play(game, players=args.players, first=args.first, app=app)
 
 
 def _find_board_or_hint() -> None:
@@ -172,31 +170,29 @@ DEMO_CAMERAS = ("rendered", "none")
 def _resume(args: argparse.Namespace) -> int:
     with _app(args) as app:
         summary = app.journal.summary(args.id)
-        game = summary.game
         if summary.settings.get("mode") == "demo" and args.camera not in (None, *DEMO_CAMERAS):
             raise BadInputError(f"game {args.id} is a demo: its table is rendered from its "
                                 f"seed, so --camera is rendered or none, not {args.camera!r}")
         # Unless told otherwise, a game goes on with the camera and board it was played with.
         app.camera = args.camera or str(summary.settings.get("camera", "rendered"))
         app.board = args.board or str(summary.settings.get("board", "sim"))
-        run: Callable[..., int] = adapter(game, "resume")  # type: ignore[assignment]
-        return run(game_id=args.id, app=app)
+        return table_runner.resume(table_game(summary.game), game_id=args.id, app=app)
 
 
 def _referee(args: argparse.Namespace) -> int:
-    run: Callable[..., int] = adapter(args.game, "referee")  # type: ignore[assignment]
-    return run(path=args.file, out=sys.stdout)
+    return table_game(args.game).referee_file(args.file, sys.stdout)
 
 
 def _score(args: argparse.Namespace) -> int:
-    run: Callable[..., int] = adapter(args.game, "score")  # type: ignore[assignment]
-    if args.players is None:
-        return run(path=args.file, as_json=args.json, out=sys.stdout)
-    if "players" not in inspect.signature(run).parameters:
+    game = table_game(args.game)
+    if game.score is None:
+        raise BadInputError(f"{game.title} has no score yet")
+    if args.players is not None and not game.photo_scoring:
         raise BadInputError(f"--players is for a photo of the table; {args.game} is scored "
                             "from a JSON file")
-    check_players(args.game, args.players)
-    return run(path=args.file, as_json=args.json, out=sys.stdout, players=args.players)
+    if args.players is not None:
+        game.check_seats(args.players, 0)
+    return game.score(args.file, args.json, sys.stdout, args.players)
 
 
 def _web_options(parser: argparse.ArgumentParser) -> None:

@@ -215,8 +215,14 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
               for value in values],
         ],
         ("board", "sim"): [["board", "sim", "--board-id", value] for value in values],
-        ("board", "monitor"): [["board", "monitor", path] for path in paths
-                               if not Path(path).is_file() or path.startswith("/dev/")],
+        ("board", "monitor"): [
+            *[["board", "monitor", path, *check] for path in paths
+              if not Path(path).is_file() or path.startswith("/dev/")
+              for check in ((), ("--check",))],
+            # (a record file that opens starts a whole honest check: only the ones that do not)
+            *[["board", "monitor", "sim", "--check", "--record", str(files[name])]
+              for name in ("folder", "missing-folder")],
+        ],
         ("board", "flash"): [["board", "flash", value, "--dry-run"] for value in values],
         ("vision", "markers"): [["vision", "markers", path] for path in paths],
         # (a path that does not exist yet is an honest place for a deck: only the others)
@@ -324,16 +330,16 @@ def run_subprocess(args: list[str], stdout_path: str | None = None) -> Outcome:
 def valid_lines() -> dict[str, list[dict[str, Any]]]:
     """Honest referee files of each game (first line the set-up): what the mutations start
     from, so they reach deep into each referee rather than stop at the first check."""
-    from host.rollecate.demo import DemoGame as RollecateDemo
-    from host.trains.commands import DemoGame as TrainsDemo
+    from host.tables.rollecate import demo_table as rollecate_demo
+    from host.tables.trains import demo_table as trains_demo
 
     sys.path.insert(0, str(ROOT / "tests"))
     from test_express_referee import recorded_hand
     from test_trainline_observer import observed_game
 
     return {
-        "trains": TrainsDemo(3, 3).play_out(),
-        "rollecate": RollecateDemo(3, 3).lines,
+        "trains": trains_demo(3, 3).lines,
+        "rollecate": rollecate_demo(3, 3).lines,
         "express": [json.loads(line) for line in recorded_hand(3, 3)[0]],
         "trainline": [json.loads(line) for line in observed_game(3, 3)[0]],
     }

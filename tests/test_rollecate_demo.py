@@ -12,12 +12,13 @@ from host.camera_feed import CameraFeed
 from host.cli import main
 from host.context import AppContext
 from host.journal import Journal
-from host.rollecate.commands import watch_scenes
-from host.rollecate.demo import DemoGame
 from host.rollecate.referee import open_referee
 from host.session import Session
 from host.table_loop import TableLoop
+from host.table_runner import watch_scenes
+from host.tables.rollecate import GAME, demo_table
 from vision.pipeline import Pipeline
+from vision.rollecate_zones import RollecateZones
 
 GOLDEN = Path(__file__).parent / "fixtures" / "rollecate" / "demo_seed1_3players.txt"
 
@@ -45,8 +46,8 @@ def test_the_demo_plays_every_player_count_to_a_winner(
 def test_the_camera_sees_the_turns_the_game_played(tmp_path: Path) -> None:
     """The first turns of a game, rendered, read by the recognizer (railway order, the train,
     the pile tops) and judged with their dice: every turn is recognised, none called illegal."""
-    game = DemoGame(seed=3, players=2)
-    scenes = game.scenes()[:14]
+    game = demo_table(seed=3, players=2)
+    scenes = game.scenes[:14]
     # The same scenes fed straight to a referee give the turns the camera should find.
     expected = open_referee(game.lines[0])
     moves = 0
@@ -59,7 +60,8 @@ def test_the_camera_sees_the_turns_the_game_played(tmp_path: Path) -> None:
         app = AppContext(out=out, journal=journal, camera="rendered", board="none")
         session = Session.start("rollecate", game.lines[0], open_referee, journal, {})
         loop = TableLoop(session, app, "Rollecate", "rollecate")
-        watch_scenes(scenes, CameraFeed(Pipeline(deck="rollecate", players=2)), loop, seed=3)
+        feed = CameraFeed(Pipeline(deck="rollecate", zones=RollecateZones(2)))
+        watch_scenes(GAME, game, scenes, feed, loop, seed=3)
         said = out.getvalue()
         assert "illegal" not in said, said
         assert session.turns == moves, said
