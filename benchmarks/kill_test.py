@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
-from vision.observation import TrainsObservation  # noqa: E402
 
 from host.tables.trains import demo_table  # noqa: E402 - the checkout's own, through ROOT
+from host.trains.observation import TrainsObservation  # noqa: E402
 from vision.camera import RenderedCamera  # noqa: E402
 
 JOURNALED = ("trains", "rollecate")
