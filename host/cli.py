@@ -8,6 +8,7 @@ sub-parsers and sets ``run`` (a function of the parsed arguments returning the e
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import json
 import os
@@ -16,13 +17,14 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from host import table_runner
+from host.arguments import game_number, pace, seats, seed
 from host.context import AppContext
 from host.errors import BadInputError
-from host.games import GAMES, table_game
-from host.journal import Journal, default_path
+from host.games import offering, table_game
+from host.journal import Access, DamagedGame, Journal, default_path
 from host.web.server import Address, WebView
 
 #: Modules that add their own sub-commands (each has ``register(subcommands)``).
@@ -35,42 +37,90 @@ Subcommands = Any  # argparse's sub-parser action has no public type
 def _app(args: argparse.Namespace) -> Iterator[AppContext]:
     """The terminal, the journal and (with ``--web``) the web view, closed when the job ends."""
     web = None
-    if getattr(args, "web", None):
-        web = WebView(Address.parse(args.web), share=args.share)
-        print(f"web view: {web.url}" + (f"  (PIN {web.pin})" if web.pin else ""), flush=True)
-    try:
-        with Journal(args.db) as journal:
+    address = web_address(getattr(args, "web", None), getattr(args, "share", False))
+    access = Access.EXISTING if args.run is _resume else Access.CREATE
+    with Journal(args.db, access) as journal:  # a bad journal fails before the web view opens
+        if address is not None:
+            web = WebView(address, share=args.share)
+            print(f"web view: {web.url}" + (f"  (PIN {web.pin})" if web.pin else ""), flush=True)
+        try:
             yield AppContext(
                 out=sys.stdout,
                 journal=journal,
-                pace=args.pace,
+                pace=getattr(args, "pace", 0.0),
                 web=web,
                 camera=getattr(args, "camera", None) or "rendered",
                 board=getattr(args, "board", None) or "sim",
             )
-    finally:
-        if web is not None:
-            web.close()
+        finally:
+            if web is not None:
+                web.close()
+
+
+DEFAULT_PORT = 8080
+"""The web view's port unless ``--web`` names one."""
+
+
+def web_address(web: str | None, share: bool) -> Address | None:
+    """Where ``--web [ADDR]`` and ``--share`` serve the web view (None: no web view).
+
+    ``--share`` alone serves it too (sharing a view nobody serves means nothing), on every
+    interface so phones reach it; an address only this computer reaches cannot be shared.
+    """
+    if web is None and not share:
+        return None
+    if not web:
+        return Address("0.0.0.0" if share else "127.0.0.1", DEFAULT_PORT)
+    address = Address.parse(web)
+    if share and address.local_only:
+        raise BadInputError(
+            f"--share on {address.host} reaches no other device: leave out the address "
+            f"(--share serves on every interface) or give one like 0.0.0.0:{address.port}"
+        )
+    return address
 
 
 def _demo(args: argparse.Namespace) -> int:
     game = table_game(args.game)
+    game.check_seats(args.players, 0)
     with _app(args) as app:
         return table_runner.demo(game, seed=args.seed, players=args.players, app=app)
 
 
 def _play(args: argparse.Namespace) -> int:
     game = table_game(args.game)
+    game.check_seats(args.players, args.first)
+    if args.board == "auto":
+        _find_board_or_hint()
     with _app(args) as app:
         return table_runner.play(game, players=args.players, first=args.first, app=app)
 
 
+def _find_board_or_hint() -> None:
+    """Look for the board before anything starts, and say what else there is if none."""
+    from host.board.ports import find_board
+
+    try:
+        find_board()
+    except BadInputError as error:
+        raise BadInputError(
+            f"{error}; or play without one: --board none (type the dice), --board sim"
+        ) from None
+
+
 def _games(args: argparse.Namespace) -> int:
-    with Journal(args.db) as journal:
+    path = args.db or default_path()
+    if not path.exists():
+        print(f"no games journaled in {path}")
+        return 0
+    with Journal(path, Access.READ) as journal:
         games = journal.games()
     if not games:
-        print(f"no games journaled in {args.db or default_path()}")
+        print(f"no games journaled in {path}")
     for game in games:
+        if isinstance(game, DamagedGame):
+            print(f"{game.id:4}  damaged: {game.reason}")
+            continue
         started = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.started))
         mode = game.settings.get("mode", "table")
         outcome = (
@@ -84,7 +134,11 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    with Journal(args.db) as journal:
+    journal_path = args.db or default_path()
+    if args.output is not None and _same_file(args.output, journal_path):
+        raise BadInputError(f"-o {args.output} is the journal itself: writing there would "
+                            "destroy every game in it")
+    with Journal(journal_path, Access.READ) as journal:
         inputs = [journal.opening(args.id), *journal.standing_inputs(args.id)]
         lines = [json.dumps(data) for data in inputs]
     text = "\n".join(lines) + "\n"
@@ -98,9 +152,27 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _same_file(output: Path, journal: Path) -> bool:
+    """True when ``output`` is the journal or one of SQLite's files beside it."""
+    for name in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
+        try:
+            if output.resolve() == name.resolve() or output.samefile(name):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+DEMO_CAMERAS = ("rendered", "none")
+"""What a demo is seen through (a demo's table exists only in its seed)."""
+
+
 def _resume(args: argparse.Namespace) -> int:
     with _app(args) as app:
         summary = app.journal.summary(args.id)
+        if summary.settings.get("mode") == "demo" and args.camera not in (None, *DEMO_CAMERAS):
+            raise BadInputError(f"game {args.id} is a demo: its table is rendered from its "
+                                f"seed, so --camera is rendered or none, not {args.camera!r}")
         # Unless told otherwise, a game goes on with the camera and board it was played with.
         app.camera = args.camera or str(summary.settings.get("camera", "rendered"))
         app.board = args.board or str(summary.settings.get("board", "sim"))
@@ -118,6 +190,8 @@ def _score(args: argparse.Namespace) -> int:
     if args.players is not None and not game.photo_scoring:
         raise BadInputError(f"--players is for a photo of the table; {args.game} is scored "
                             "from a JSON file")
+    if args.players is not None:
+        game.check_seats(args.players, 0)
     return game.score(args.file, args.json, sys.stdout, args.players)
 
 
@@ -125,32 +199,44 @@ def _web_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--web",
         nargs="?",
-        const="127.0.0.1:8080",
+        const="",
         metavar="ADDR",
-        help="serve the web view while it runs (default 127.0.0.1:8080; localhost only)",
+        help=f"serve the web view while it runs (default 127.0.0.1:{DEFAULT_PORT}: this "
+        "computer only)",
     )
     parser.add_argument(
-        "--share", action="store_true", help="let other devices watch too (they need the PIN)"
+        "--share",
+        action="store_true",
+        help=f"serve the web view to phones on the network too, with a PIN (implies --web; "
+        f"default address 0.0.0.0:{DEFAULT_PORT})",
     )
+
+
+class CommandLine(argparse.ArgumentParser):
+    """argparse with its errors as one line and a hint, exit status 2 (the app's promise)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line, with every registered sub-command."""
-    parser = argparse.ArgumentParser(
+    parser = CommandLine(
         prog="conductor",
         description="Referee, dice roller and scorer for train games played on a real table.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    games = sorted(GAMES)
 
     demo = commands.add_parser("demo", help="play a whole seeded game on the embedded defaults")
-    demo.add_argument("game", nargs="?", default="trains", choices=games)
-    demo.add_argument("--seed", type=int, default=1, help="seed of the game (default 1)")
-    demo.add_argument("--players", type=int, default=3, help="number of seats (default 3)")
-    demo.add_argument("--pace", type=float, default=0.0, help="seconds between turns")
+    demo.add_argument("game", nargs="?", default="trains", choices=offering("demo"))
+    demo.add_argument("--seed", type=seed, default=1, help="seed of the game (default 1)")
+    demo.add_argument("--players", type=seats, default=3, help="number of seats (default 3)")
+    demo.add_argument(
+        "--pace", type=pace, default=0.0, help="seconds between turns, to follow it (default 0)"
+    )
     demo.add_argument(
         "--camera",
-        choices=("rendered", "none"),
+        choices=DEMO_CAMERAS,
         default="rendered",
         help="rendered: the recognizer reads a rendered video of the game (default); "
         "none: the referee gets the tables directly (fast)",
@@ -165,15 +251,14 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=_demo)
 
     play = commands.add_parser("play", help="referee a real table through the camera")
-    play.add_argument("game", choices=games)
-    play.add_argument("--players", type=int, required=True, help="number of seats (2 to 4)")
+    play.add_argument("game", choices=offering("play"))
+    play.add_argument("--players", type=seats, required=True, help="number of seats (2 to 4)")
     play.add_argument("--first", type=int, default=0, help="the seat that starts (default 0)")
     play.add_argument("--camera", default="0", help="webcam index or video file (default 0)")
     play.add_argument(
         "--board", default="auto", help="auto (find it by USB id), sim, none, or a serial port"
     )
     play.add_argument("--db", type=Path, help="the journal file (default: per-user data folder)")
-    play.add_argument("--pace", type=float, default=0.0, help=argparse.SUPPRESS)
     _web_options(play)
     play.set_defaults(run=_play)
 
@@ -182,14 +267,14 @@ def build_parser() -> argparse.ArgumentParser:
     games_command.set_defaults(run=_games)
 
     export = commands.add_parser("export", help="write a game's observations for re-judging")
-    export.add_argument("id", type=int, help="the game's number (see conductor games)")
+    export.add_argument("id", type=game_number, help="the game's number (see conductor games)")
     export.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
     export.add_argument("--db", type=Path, help="the journal file")
     export.set_defaults(run=_export)
 
     resume = commands.add_parser("resume", help="continue a journaled game after a crash")
-    resume.add_argument("id", type=int, help="the game's number (see conductor games)")
-    resume.add_argument("--pace", type=float, default=0.0, help="seconds between turns")
+    resume.add_argument("id", type=game_number, help="the game's number (see conductor games)")
+    resume.add_argument("--pace", type=pace, default=0.0, help="seconds between turns")
     resume.add_argument(
         "--camera",
         help="a demo: rendered or none; a game at a table: webcam index or video file "
@@ -203,15 +288,15 @@ def build_parser() -> argparse.ArgumentParser:
     resume.set_defaults(run=_resume)
 
     referee = commands.add_parser("referee", help="judge a recorded game, one verdict per line")
-    referee.add_argument("game", choices=games)
+    referee.add_argument("game", choices=offering("referee"))
     referee.add_argument("file", type=Path, help="observations, one JSON object per line")
     referee.set_defaults(run=_referee)
 
     score = commands.add_parser("score", help="score an end-of-game table")
-    score.add_argument("game", choices=games)
+    score.add_argument("game", choices=offering("score"))
     score.add_argument("file", type=Path, help="the table as JSON (Rollecate: or a photo)")
     score.add_argument("--json", action="store_true", help="print JSON instead of text")
-    score.add_argument("--players", type=int,
+    score.add_argument("--players", type=seats,
                        help="seats at the table, for a photo (default: the edges cards lie along)")
     score.set_defaults(run=_score)
 
@@ -220,19 +305,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+OUTPUT_ERRORS = (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EROFS)
+"""Errors writing the output (``> /dev/full``, a full or pulled disk): one line, exit 2."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; exit status 0 on success, 2 on bad input with a one-line reason."""
+    # FFmpeg (behind OpenCV's video files) prints its own complaints about a broken file on
+    # stderr, where our one line is the answer; it must be told before its first file.
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     args = build_parser().parse_args(argv)
     try:
         status: int = args.run(args)
+        sys.stdout.flush()  # a full disk is found here, while it can still be reported
     except BadInputError as error:
-        print(f"conductor: {error}", file=sys.stderr)
+        # One line, whatever a library put in the reason.
+        print(f"conductor: {' '.join(str(error).split())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("conductor: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (``conductor demo | head``): not an error worth a traceback.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_output()
         return 0
+    except RecursionError:
+        print("conductor: the input is nested too deeply to read", file=sys.stderr)
+        return 2
+    except OSError as error:
+        if error.errno not in OUTPUT_ERRORS:
+            raise
+        _drop_output()
+        print(f"conductor: cannot write the output: {error.strerror}", file=sys.stderr)
+        return 2
     return status
+
+
+def _drop_output() -> None:
+    """Send what is left of the output nowhere, so leaving does not fail on it again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -3,6 +3,7 @@ and, when asked for, the web view."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -31,6 +32,11 @@ class AppContext:
     def say(self, text: str) -> None:
         """One line on the terminal, shown at once."""
         print(text, file=self.out, flush=True)
+
+    def pause(self) -> None:
+        """Wait ``pace`` seconds after a turn, so people can follow a demo."""
+        if self.pace > 0:
+            time.sleep(self.pace)
 
     def show(self, state: dict[str, Any]) -> None:
         """Publish a snapshot to the web view, if there is one."""

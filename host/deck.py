@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from host.errors import BadInputError
+from host.jsonl import loads, read_text
 
 Attribute = str | int
 
@@ -107,16 +108,16 @@ def deck_from(name_or_file: str) -> Deck:
 def load_deck_file(path: Path) -> Deck:
     """A deck from a file of the user's (an enrolled or house-ruled deck)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise DeckError(f"cannot read deck file {path}: {error.strerror}") from None
+        text = read_text(path)
+    except BadInputError as error:
+        raise DeckError(f"deck file: {error}") from None
     return parse_deck(text, origin=str(path))
 
 
 def parse_deck(text: str, origin: str = "deck") -> Deck:
     """Parse the deck format, with a one-line reason for anything wrong."""
     try:
-        data: Any = json.loads(text)
+        data: Any = loads(text)
     except json.JSONDecodeError as error:
         raise DeckError(f"{origin}: not JSON ({error.msg} at line {error.lineno})") from None
     if not isinstance(data, dict):

@@ -22,6 +22,21 @@ GAMES: dict[str, str] = {
 """Each game's name and the module holding its descriptor (``GAME``)."""
 
 
+COMMANDS: dict[str, frozenset[str]] = {
+    "trains": frozenset({"demo", "play", "resume", "referee"}),
+    "rollecate": frozenset({"demo", "play", "resume", "referee", "score"}),
+    "express": frozenset({"demo", "play", "resume", "referee", "score"}),
+    "trainline": frozenset({"demo", "referee"}),
+}
+"""The commands each game's descriptor can run, so help offers only what works without
+importing every descriptor (a test checks them against the descriptors)."""
+
+
+def offering(command: str) -> list[str]:
+    """The games that have ``command`` (for the command line's choices)."""
+    return sorted(name for name, commands in COMMANDS.items() if command in commands)
+
+
 def table_game(game: str) -> TableGame[Any]:
     """The game's descriptor, or a clear error for a game Conductor does not know."""
     module = GAMES.get(game)

@@ -12,6 +12,7 @@ import queue
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -48,10 +49,24 @@ TERMINAL_COMMANDS = {
 }
 
 
+@dataclass(frozen=True)
+class VideoEnded(Stop):
+    """The video file ended (a Stop the players did not ask for)."""
+
+
 def open_camera(spec: str) -> Callable[[], Iterable[CameraFrame]]:
     """What ``--camera`` names: a webcam index or a video file; returns a way to (re)open it."""
     if spec.isdigit():
         index = int(spec)
+        # Fail now, with one line, on a camera that is not there: later a missing camera only
+        # looks "lost" and the game would wait for it for ever.
+        try:
+            VideoCamera(index)._capture.release()
+        except BadInputError:
+            raise BadInputError(
+                f"cannot open camera {index}: plug it in, or give --camera with another index "
+                "or a video file"
+            ) from None
         return lambda: VideoCamera(index)
     path = Path(spec)
     if not path.is_file():
@@ -86,7 +101,7 @@ def camera_thread(
                     events.put(CameraLost(str(error)))
                     lost = True
             if not live:
-                events.put(Stop())
+                events.put(VideoEnded())
                 return
             if not lost:
                 events.put(CameraLost("the camera stopped sending frames"))
@@ -218,6 +233,10 @@ def play_table(
         while loop is None:
             event = events.get()
             if isinstance(event, Stop):
+                if isinstance(event, VideoEnded):
+                    raise BadInputError(
+                        "the video ended before it showed a whole table: no game was started"
+                    )
                 return None
             if isinstance(event, CameraLost):
                 app.say(f"camera lost ({event.reason})")

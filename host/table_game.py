@@ -78,7 +78,7 @@ def seats_between(title: str, fewest: int, most: int) -> Callable[[int, int], No
 
     def check(players: int, first: int) -> None:
         if not fewest <= players <= most:
-            raise BadInputError(f"{title} is for {fewest} to {most} players")
+            raise BadInputError(f"{title} is for {fewest} to {most} players, not {players}")
         if not 0 <= first < players:
             raise BadInputError(f"the first seat is one from 0 to {players - 1}, not {first}")
 
@@ -121,8 +121,9 @@ class TableGame(Generic[R]):
     """The kind of dice the board's roll button rolls for it (None: it rolls none)."""
     demo: Callable[[int, int], DemoTable] | None = None
     """The seeded demo game (``seed``, ``players``) played through the table runner."""
-    transcript: Callable[[int, int, TextIO], int] | None = None
-    """For a game with no table yet: a demo told in words (``seed``, ``players``, ``out``)."""
+    transcript: Callable[[int, int, TextIO, Callable[[], None]], int] | None = None
+    """For a game with no table yet: a demo told in words (``seed``, ``players``, ``out``,
+    and ``pause``, called after each turn)."""
     score: Score | None = None
     """``conductor score``, if the game is scored from a file."""
     photo_scoring: bool = False

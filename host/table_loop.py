@@ -186,6 +186,7 @@ class TableLoop:
                 text += f" — {seats} {'WINS' if len(winners) == 1 else 'SHARE THE WIN'}"
             self.log.add(kind, text)
             self._say("info", f"{self.session.turns:3}. {text}")
+            self.app.pause()
         elif verdict.pending:
             self._say("info", verdict.pending)
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from host.board.lights import BoardLights, board_lights
@@ -34,7 +35,7 @@ def demo(game: Game, seed: int, players: int, app: AppContext) -> int:
     if game.demo is None:
         if game.transcript is None:
             raise BadInputError(f"{game.title} has no demo yet")
-        return game.transcript(seed, players, app.out)
+        return game.transcript(seed, players, app.out, app.pause)
     table = game.demo(seed, players)
     opening = table.lines[0]
     settings = {"mode": "demo", "seed": seed, "players": players, "camera": app.camera,
@@ -78,15 +79,17 @@ def resume(game: Game, game_id: int, app: AppContext) -> int:
 
 
 def _resume_demo(game: Game, game_id: int, settings: Mapping[str, Any], app: AppContext) -> int:
-    """A demo goes on from its seed when every line of it is a table (a turn each)."""
+    """A demo goes on from its seed: the bots play the seeded game again and it is shown from
+    where the journal left it."""
     seed, players = int(settings.get("seed", 0)), int(settings.get("players", 0))
     game.check_seats(players, 0)
-    table = None if game.demo is None else game.demo(seed, players)
-    if table is None or (game.inputs is not None
-                         and any(game.inputs.is_event(line) for line in table.lines)):
+    if game.demo is None:
         raise BadInputError(f"game {game_id} was a demo: run conductor demo {game.name} --seed "
                             f"{seed} again")
+    table = game.demo(seed, players)
     session = Session.resume(app.journal, game_id, game.open_referee)
+    if game.inputs is not None and any(game.inputs.is_event(line) for line in table.lines):
+        return _resume_with_events(game, game_id, table, session, settings, app, seed)
     done = session.turns
     expected = game.open_referee(table.lines[0])
     for line in table.lines[1:done + 1]:
@@ -96,6 +99,58 @@ def _resume_demo(game: Game, game_id: int, settings: Mapping[str, Any], app: App
     app.say(f"Resuming game {game_id} after {done} {game.turn_word}")
     _say(app, game.show(session.referee))
     return _run_demo(game, table, done, session, app, seed)
+
+
+def _resume_with_events(game: Game, game_id: int, table: DemoTable, session: Session[Any],
+                        settings: Mapping[str, Any], app: AppContext, seed: int) -> int:
+    """A demo whose turns are a table and board events (not one line each) goes on from its
+    journaled inputs: what is left of its lines, or of its scenes through the camera."""
+    assert game.inputs is not None
+    inputs = app.journal.standing_inputs(game_id)
+    if app.camera == "none":
+        try:
+            lines = lines_left(table.lines, inputs)
+        except BadInputError as error:
+            raise BadInputError(f"game {game_id}: {error}") from None
+        scenes = table.scenes
+    else:
+        if settings.get("camera") == "none" and inputs:
+            raise BadInputError(f"game {game_id}: its demo was fed straight to the referee "
+                                "(resume it with --camera none)")
+        lines, scenes = [], scenes_left(table.scenes, inputs, game.inputs.is_event)
+    app.say(f"Resuming game {game_id} after {session.turns} {game.turn_word}")
+    _say(app, game.show(session.referee))
+    rest = replace(table, lines=[table.lines[0], *lines], scenes=scenes)
+    return _run_demo(game, rest, 0, session, app, seed)
+
+
+def lines_left(lines: list[dict[str, Any]], inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What is left of a demo fed straight to the referee (``--camera none``), once ``inputs``
+    (the journaled ones, every line after the opening in order) were judged; BadInputError if
+    they are not where that game was."""
+    done = len(inputs)
+    if inputs != lines[1 : 1 + done]:
+        raise BadInputError("its journal does not follow its seeded demo fed straight to the "
+                            "referee (resume it with --camera rendered)")
+    return lines[1 + done :]
+
+
+def scenes_left(scenes: list[Scene], inputs: list[dict[str, Any]],
+                is_event: Callable[[Mapping[str, Any]], bool]) -> list[Scene]:
+    """What is left to show of a demo through the camera, once ``inputs`` (the journaled ones)
+    were judged: the table the game stands at, shown again, with only its events not yet
+    judged, then the scenes after it. Tables the camera saw that are no scene's (a settled
+    misreading, a repeat) move nothing."""
+    shown, events_done = 0, 0
+    for data in inputs:
+        if is_event(data):
+            events_done += 1
+        elif shown < len(scenes) and data == scenes[shown].view.to_json():
+            shown, events_done = shown + 1, 0
+    if shown == 0:
+        return scenes
+    current = scenes[shown - 1]
+    return [Scene(current.view, current.events[events_done:]), *scenes[shown:]]
 
 
 def _picture(game: Game, referee: Any) -> object:

@@ -79,7 +79,7 @@ def test_a_file_that_is_not_a_journal_is_a_one_line_error(
     path = tmp_path / "games.sqlite"
     path.write_bytes(b"not a database " * 100)
     assert main(["games", "--db", str(path)]) == 2
-    assert "cannot open the journal" in capsys.readouterr().err
+    assert "is not a Conductor journal" in capsys.readouterr().err
     assert main(["export", "7", "--db", str(tmp_path / "new.sqlite")]) == 2
 
 

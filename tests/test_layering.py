@@ -21,8 +21,9 @@ GAME_MAY_USE = frozenset({"host.errors", "host.deck", "host.turns", "host.turn_o
                           "host.engine", "host.jsonl", "host.referee"})
 """What a game may import besides its own package: errors, deck data, turn order and its words,
 the engines' shared base, JSON lines, the referee contract."""
-VISION_MAY_USE = frozenset({"host.errors", "host.deck"})
-"""What the recognizer may import from the host besides a game's observation type."""
+VISION_MAY_USE = frozenset({"host.errors", "host.deck", "host.arguments", "host.jsonl"})
+"""What the recognizer may import from the host besides a game's observation type (the
+command-line argument types and the bounded JSON reader know no game)."""
 OBSERVATION_LEANS_ON = frozenset({"observation", "rules", "cards", "moves", "discard"})
 """What a game's observation type may pull in (its constants, cards and move words), and so
 all of a game the recognizer may load: never its state, engine or referee."""

@@ -70,4 +70,4 @@ def test_the_camera_sees_the_turns_the_game_played(tmp_path: Path) -> None:
 
 def test_an_impossible_player_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "rollecate", "--players", "5"]) == 2
-    assert capsys.readouterr().err == "conductor: Rollecate is for 2 to 4 players\n"
+    assert capsys.readouterr().err == "conductor: Rollecate is for 2 to 4 players, not 5\n"

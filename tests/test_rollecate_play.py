@@ -110,11 +110,15 @@ def test_a_table_game_cut_off_before_its_dice_resumes_asking_for_them(tmp_path: 
     assert "type the dice" in said.split("Resuming")[1], said  # the build's dice are still due
 
 
-def test_a_demo_game_is_not_resumed_at_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_demo_game_is_resumed_as_a_demo_not_at_the_table(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["demo", "rollecate", "--seed", "2", "--camera", "none", "--board", "none"]) == 0
-    capsys.readouterr()
-    assert main(["resume", "1"]) == 2
-    assert "conductor demo rollecate --seed 2" in capsys.readouterr().err
+    ending = capsys.readouterr().out.splitlines()[-1]
+    assert main(["resume", "1"]) == 0  # over already: the same count again
+    assert capsys.readouterr().out.splitlines()[-1] == ending
+    assert main(["resume", "1", "--camera", "0"]) == 2
+    assert "--camera is rendered or none" in capsys.readouterr().err
 
 
 class BoardNow:

@@ -3,10 +3,13 @@ players' controls, fits a phone, and asks for the PIN when shared."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import shutil
+import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,8 +19,10 @@ import cv2
 import numpy as np
 import pytest
 
+from host.cli import DEFAULT_PORT, web_address
+from host.errors import BadInputError
 from host.trains.referee import open_referee
-from host.web.server import Address, WebView
+from host.web.server import PIN_TRIES, Address, PinGuard, WebView, lan_address
 from host.web.snapshot import GameLog, snapshot
 
 playwright = pytest.importorskip("playwright.sync_api")
@@ -134,6 +139,18 @@ def test_the_page_fits_a_phone(browser: Any, view: WebView) -> None:
     page.close()
 
 
+def joined(browser: Any, shared: WebView) -> Any:
+    """A page that opened the shared view and typed the PIN shown on the laptop."""
+    assert shared.pin is not None
+    page = browser.new_page()
+    page.goto(shared.url)
+    page.wait_for_selector("#pin-dialog[open]")
+    page.fill("#pin", shared.pin)
+    page.click("#pin-form button")
+    page.wait_for_selector(".seat")
+    return page
+
+
 def test_a_shared_view_wants_the_pin(browser: Any) -> None:
     shared = WebView(Address("127.0.0.1", 0), share=True)
     try:
@@ -147,12 +164,7 @@ def test_a_shared_view_wants_the_pin(browser: Any) -> None:
         )
         with urllib.request.urlopen(request, timeout=5) as answer:
             assert json.load(answer)["game"] == "trains"
-        page = browser.new_page()
-        page.goto(shared.url)
-        page.wait_for_selector("#pin-dialog[open]")
-        page.fill("#pin", shared.pin)
-        page.click("#pin-form button")
-        page.wait_for_selector(".seat")
+        page = joined(browser, shared)
         page.close()
     finally:
         shared.close()
@@ -185,3 +197,160 @@ def test_a_rollecate_table_shows_the_railway_the_train_and_the_piles(
     assert page.locator('.seat[data-seat="0"] .pile .card.chaos .number').inner_text() == "2"
     assert "discard pile empty" in page.locator('.seat[data-seat="1"]').inner_text()
     page.close()
+
+
+def _post(url: str, headers: dict[str, str]) -> int:
+    request = urllib.request.Request(url, data=b"", method="POST", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as refused:
+        return int(refused.code)
+
+
+def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return int(answer.status), {}
+    except urllib.error.HTTPError as refused:
+        body = refused.read()
+        return int(refused.code), json.loads(body) if body.startswith(b"{") else {}
+
+
+def test_another_sites_page_cannot_take_back_a_turn(browser: Any, view: WebView) -> None:
+    view.publish(state_after([]))
+    page = browser.new_page()
+    # A page of another site, open in the same browser, tries every way to post /undo.
+    page.route("http://evil.example/", lambda route: route.fulfill(
+        content_type="text/html", body=f"""<form id="f" method="post" action="{view.url}undo">
+        </form><script>
+        fetch("{view.url}undo", {{method: "POST", mode: "no-cors"}}).catch(() => null);
+        fetch("{view.url}accept", {{method: "POST", mode: "no-cors", headers: {{
+            "Content-Type": "text/plain"}}, body: "x"}}).catch(() => null);
+        </script>"""))
+    page.goto("http://evil.example/")
+    page.wait_for_timeout(300)
+    with page.expect_navigation():
+        page.evaluate("document.getElementById('f').submit()")
+    assert "another site" in page.content() or "session token" in page.content()
+    page.close()
+    assert view.commands.empty(), "another site's page changed the game"
+    # Our own page still can.
+    own = browser.new_page()
+    own.goto(view.url)
+    own.wait_for_selector(".seat")
+    own.click("#undo")
+    assert view.commands.get(timeout=5) == "undo"
+    own.close()
+
+
+def test_a_state_change_needs_our_origin_our_host_and_the_session_token(view: WebView) -> None:
+    host = urllib.parse.urlsplit(view.url).netloc
+    good = {"X-Conductor-Token": view.token, "Origin": f"http://{host}"}
+    assert _post(view.url + "undo", {**good, "Origin": "http://evil.example"}) == 403
+    assert _post(view.url + "undo", {"Origin": f"http://{host}"}) == 403  # no token
+    assert _post(view.url + "undo", {**good, "X-Conductor-Token": "guess"}) == 403
+    assert _post(view.url + "undo", {**good, "Host": "evil.example:80"}) == 403  # rebinding
+    assert _get(view.url + "state", {"Host": "evil.example"})[0] == 421
+    assert view.commands.empty()
+    assert _post(view.url + "undo", good) == 202
+    assert view.commands.get(timeout=5) == "undo"
+
+
+def test_wrong_pins_lock_the_client_out_and_the_page_says_so(browser: Any) -> None:
+    shared = WebView(Address("127.0.0.1", 0), share=True)
+    try:
+        assert shared.pin is not None
+        shared.publish(state_after([]))
+        wrong = f"{(int(shared.pin) + 1) % 10**6:06d}"
+        page = browser.new_page()
+        page.goto(shared.url)
+        page.wait_for_selector("#pin-dialog[open]")
+        page.fill("#pin", wrong)
+        page.click("#pin-form button")
+        page.wait_for_selector("#pin-error:not([hidden])")
+        assert "Wrong PIN" in page.inner_text("#pin-error")
+        for _ in range(PIN_TRIES - 1):
+            page.fill("#pin", wrong)
+            page.click("#pin-form button")
+        page.wait_for_function(
+            "document.getElementById('pin-error').textContent.includes('Too many')"
+        )
+        # Locked out: even the right PIN is refused now, from the page and from this client.
+        page.fill("#pin", shared.pin)
+        page.click("#pin-form button")
+        page.wait_for_timeout(300)
+        assert "Too many wrong PINs" in page.inner_text("#pin-error")
+        assert page.locator(".seat").count() == 0
+        status, answer = _get(shared.url + "state", {"X-Conductor-Pin": shared.pin})
+        assert status == 429 and answer["pin"] == "locked" and answer["seconds"] > 0
+        page.close()
+    finally:
+        shared.close()
+
+
+def test_the_lockout_ends_and_the_right_pin_counts_again() -> None:
+    guard = PinGuard(lockout_seconds=0.2)
+    for _ in range(PIN_TRIES - 1):
+        guard.wrong("10.0.0.7")
+    assert guard.locked_for("10.0.0.7") == 0
+    guard.right("10.0.0.7")  # the count starts again
+    for _ in range(PIN_TRIES - 1):
+        guard.wrong("10.0.0.7")
+    assert guard.locked_for("10.0.0.7") == 0
+    guard.wrong("10.0.0.7")
+    assert guard.locked_for("10.0.0.7") > 0
+    assert guard.locked_for("10.0.0.8") == 0  # per client
+    deadline = time.monotonic() + 5
+    while guard.locked_for("10.0.0.7") > 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert guard.locked_for("10.0.0.7") == 0
+
+
+def test_a_non_ascii_pin_is_just_a_wrong_pin() -> None:
+    shared = WebView(Address("127.0.0.1", 0), share=True)
+    try:
+        assert _get(shared.url + "state?pin=%C3%A9")[0] == 401
+        assert _get(shared.url + "state", {"X-Conductor-Pin": "é"})[0] == 401
+        assert shared.pin is not None
+        assert _get(shared.url + "state", {"X-Conductor-Pin": shared.pin})[0] == 200
+    finally:
+        shared.close()
+
+
+def test_a_shared_view_is_reachable_on_the_lan_address(browser: Any) -> None:
+    lan = lan_address()
+    if ipaddress.ip_address(lan).is_loopback:
+        pytest.skip("this machine has no network address besides loopback")
+    address = web_address(None, share=True)
+    assert address == Address("0.0.0.0", DEFAULT_PORT)
+    shared = WebView(Address(address.host, 0), share=True)
+    try:
+        assert shared.pin is not None
+        assert urllib.parse.urlsplit(shared.url).hostname == lan
+        shared.publish(state_after([]))
+        page = joined(browser, shared)
+        page.click("#undo")
+        assert shared.commands.get(timeout=5) == "undo"
+        page.close()
+    finally:
+        shared.close()
+
+
+def test_the_printed_url_is_the_address_served() -> None:
+    for host in ("127.0.0.2", "127.0.0.1"):
+        served = WebView(Address(host, 0))
+        try:
+            assert urllib.parse.urlsplit(served.url).hostname == host
+            assert _get(served.url + "state")[0] == 200
+        finally:
+            served.close()
+
+
+def test_share_serves_the_view_and_refuses_an_address_only_this_computer_reaches() -> None:
+    assert web_address(None, share=False) is None
+    assert web_address("", share=False) == Address("127.0.0.1", DEFAULT_PORT)
+    assert web_address("0.0.0.0:9000", share=True) == Address("0.0.0.0", 9000)
+    with pytest.raises(BadInputError, match="reaches no other device"):
+        web_address("127.0.0.1:9000", share=True)

@@ -15,8 +15,11 @@ from typing import Any
 
 import cv2
 
+from host.arguments import count as frame_count
+from host.arguments import seed
 from host.deck import deck_from
 from host.errors import BadInputError
+from host.jsonl import loads
 from host.trains.observation import TrainsObservation
 from vision.annotate import annotate
 from vision.camera import CameraFrame, RenderedCamera, VideoCamera
@@ -40,7 +43,11 @@ def _references(args: argparse.Namespace) -> References | CardReferences:
     faces of a shipped deck we draw; any other deck must be enrolled first."""
     deck = deck_from(args.deck)
     if args.references is not None:
-        references = load_references(args.references)
+        try:
+            references = load_references(args.references)
+        except (BadInputError, EOFError, OSError, ValueError):
+            raise BadInputError(f"cannot read references {args.references}: not a references "
+                                "file (conductor vision enroll makes one)") from None
         if references.deck != deck.name:
             raise BadInputError(f"{args.references} holds deck {references.deck!r}, "
                                 f"not {deck.name!r}")
@@ -52,13 +59,27 @@ def _references(args: argparse.Namespace) -> References | CardReferences:
                         f"--references")
 
 
+def _image_file(path: Path) -> Path:
+    """A file name to write an image to, or BadInputError before any work is done."""
+    if path.is_dir() or not cv2.haveImageWriter(str(path)):
+        raise BadInputError(f"cannot write an image to {path}: give a file name ending in "
+                            ".png or .jpg")
+    return path
+
+
 def _markers(args: argparse.Namespace) -> int:
+    if args.out.suffix.lower() != ".pdf":
+        _image_file(args.out)
     write_markers(args.out)
     print(f"wrote the table markers to {args.out}")
     return 0
 
 
 def _deck(args: argparse.Namespace) -> int:
+    # Checked before the faces are drawn (seconds of work) rather than after.
+    pdf = args.out.suffix.lower() == ".pdf"
+    if args.out.exists() and args.out.is_dir() == pdf:
+        raise BadInputError(f"{args.out} exists and is not a {'file' if pdf else 'folder'}")
     count = write_deck(args.deck, args.out)
     print(f"wrote {count} card faces of {args.deck} to {args.out}")
     return 0
@@ -101,11 +122,12 @@ def _report(faces: CardReferences, deck: str, cards: list[str]) -> None:
 
 
 def _identify(args: argparse.Namespace) -> int:
+    images = [read_image(path) for path in args.images]  # a bad picture fails before any work
     references = _references(args)
     pipeline = Pipeline(deck=references.deck, references=references)
     results: list[dict[str, Any]] = []
-    for path in args.images:
-        reading = pipeline.read(read_image(path))
+    for path, image in zip(args.images, images, strict=True):
+        reading = pipeline.read(image)
         cards = [card.to_json() for card in reading.cards]
         results.append({"image": str(path), "table_found": reading.image_to_table is not None,
                         "cards": cards})
@@ -151,6 +173,7 @@ def _frames(source: str) -> Iterable[CameraFrame]:
 
 
 def _watch(args: argparse.Namespace) -> int:
+    frames = _frames(args.camera)  # a camera that is not there fails before any work
     references = _references(args)
     pipeline = Pipeline(deck=references.deck, zones=_zones(references.deck, args.players),
                         references=references)
@@ -158,7 +181,7 @@ def _watch(args: argparse.Namespace) -> int:
     display = bool(os.environ.get("DISPLAY")) and not args.out
     out: Path = args.out or Path("vision-watch")
     shown = 0
-    for index, frame in enumerate(_frames(args.camera)):
+    for index, frame in enumerate(frames):
         if args.frames is not None and index >= args.frames:
             break
         reading = pipeline.read(frame.image)
@@ -182,9 +205,10 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _render(args: argparse.Namespace) -> int:
+    _image_file(args.out)
     if args.observation is not None:
         try:
-            observation = TrainsObservation.from_json(json.loads(args.observation))
+            observation = TrainsObservation.from_json(loads(args.observation))
         except json.JSONDecodeError as error:
             raise BadInputError(f"--observation is not JSON ({error.msg})") from None
     else:
@@ -244,12 +268,14 @@ def register(commands: Any) -> None:
             parser.add_argument("--out", type=Path, default=None,
                                 help="folder for annotated frames (default when no display: "
                                      "vision-watch)")
-            parser.add_argument("--frames", type=int, default=None, help="stop after N frames")
+            parser.add_argument("--frames", type=frame_count, default=None,
+                                help="stop after N frames")
             parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
 
     render = sub.add_parser("render", help="render a seeded photograph of a Game of Trains table")
     render.add_argument("out", type=Path, help="image file to write")
-    render.add_argument("--seed", type=int, default=1)
+    render.add_argument("--seed", type=seed, default=1,
+                        help="seed of the photograph (default 1)")
     render.add_argument("--level", choices=sorted(DIFFICULTIES), default="medium")
     render.add_argument("--observation", default=None, help="the table as observation JSON")
     render.set_defaults(run=_render)

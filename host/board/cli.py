@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import shutil
+import string
 import subprocess
 import sys
 import threading
@@ -52,13 +53,27 @@ MONITOR_HELP = """commands:
   quit"""
 
 
+BOARD_ID_DIGITS = 16
+"""A Pico's unique id is 8 bytes, shown as 16 hex digits."""
+
+
+def board_id(text: str) -> str:
+    """``--board-id``: a chip id as the firmware reports it (16 hex digits, lower case)."""
+    if len(text) != BOARD_ID_DIGITS or any(c not in string.hexdigits for c in text):
+        raise argparse.ArgumentTypeError(
+            f"a board id is {BOARD_ID_DIGITS} hex digits (like 514db0a200000001), not {text!r}"
+        )
+    return text.lower()
+
+
 def register(commands: Any) -> None:
     """Add ``board`` and its sub-commands to the command line."""
     board = commands.add_parser("board", help="the dice/LED board: simulate, monitor, flash")
     jobs = board.add_subparsers(dest="board_command", required=True, metavar="JOB")
 
     sim = jobs.add_parser("sim", help="run the simulated board on a pseudo-terminal")
-    sim.add_argument("--board-id", default="514db0a200000001", help="simulated chip id (hex)")
+    sim.add_argument("--board-id", type=board_id, default="514db0a200000001",
+                     help="simulated chip id (16 hex digits)")
     sim.set_defaults(run=_sim)
 
     monitor = jobs.add_parser("monitor", help="show board events; roll dice and light seats")
@@ -303,7 +318,16 @@ def _flash(args: argparse.Namespace) -> int:
     for name in FLASH_ORDER:
         if not (FIRMWARE / name).exists():
             raise BadInputError(f"firmware file missing: {Path(FIRMWARE, name)}")
-    port = args.port or find_board()
+    if args.port is not None:
+        port = args.port
+    elif args.dry_run:
+        # A dry run shows the commands; with no board plugged in, a placeholder names the port.
+        try:
+            port = find_board()
+        except BadInputError:
+            port = "PORT"
+    else:
+        port = find_board()
     mpremote = ["mpremote"] if args.dry_run else _mpremote()
     print(
         f"flashing the Conductor firmware to {port}; if the board runs it already, hold the "

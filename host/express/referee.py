@@ -31,6 +31,8 @@ from host.express.game import (
     DRAW_PILE_EMPTY_ENDS_HAND,
     HAND_LIMIT,
     HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     ExpressGame,
     deck_for,
     why_cannot_go_out,
@@ -431,7 +433,11 @@ def _discarded(before: Observation, seen: Observation) -> bool:
 def judge_lines(lines: Sequence[str]) -> Iterator[Verdict]:
     """One verdict per observation line; the first line names the seats and who plays first."""
     (_, head), *rows = json_objects(lines)
-    yield from judged(rows, ExpressReferee(*seats_and_first(head)).judge)
+    seats, first = seats_and_first(head)
+    if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
+        raise BadInputError(f"line 1: Express is for {MIN_PLAYERS} to {MAX_PLAYERS} seats, "
+                            f"not {seats}")
+    yield from judged(rows, ExpressReferee(seats, first).judge)
 
 
 def observation_of(game: ExpressGame) -> dict[str, Any]:

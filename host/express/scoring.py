@@ -19,6 +19,7 @@ from typing import Any
 from host.errors import BadInputError
 from host.express.cards import WILD, ExpressCards, Kind, standard_cards
 from host.express.trains import Car, Train, TrainScore, score_train, why_car_cannot_follow
+from host.jsonl import loads, read_text
 
 #: Points for each Way Car in play.
 WAY_CAR_POINTS = 5
@@ -81,6 +82,8 @@ def train_from_json(data: Any, where: str, cards: ExpressCards, check: bool = Tr
     if loco not in ("face-down", "diesel"):
         raise BadInputError(f'{where}: "loco" is "face-down" or "diesel", not {loco!r}')
     train = Train(loco="diesel" if loco == "diesel" else "unknown", diesel=loco == "diesel")
+    if not isinstance(data.get("cars", []), list):
+        raise BadInputError(f'{where}: "cars" is a list of card names')
     for position, name in enumerate(data.get("cars", []), start=1):
         if not isinstance(name, str):
             raise BadInputError(f"{where}, car {position}: a car is a card name")
@@ -113,7 +116,7 @@ def parse_table(text: str, cards: ExpressCards | None = None) -> list[SeatTable]
     """Read a table description, with a one-line reason for anything wrong."""
     cards = cards or standard_cards()
     try:
-        data: Any = json.loads(text)
+        data: Any = loads(text)
     except json.JSONDecodeError as error:
         raise BadInputError(f"not JSON ({error.msg} at line {error.lineno})") from None
     seats = data.get("seats") if isinstance(data, dict) else None
@@ -139,11 +142,7 @@ def parse_table(text: str, cards: ExpressCards | None = None) -> list[SeatTable]
 
 def load_table(path: Path) -> list[SeatTable]:
     """Read a table description file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise BadInputError(f"cannot read {path}: {error}") from None
-    return parse_table(text)
+    return parse_table(read_text(path))
 
 
 def scores_as_json(scores: Sequence[SeatScore]) -> dict[str, Any]:

@@ -759,7 +759,9 @@ class LineReferee:
 
     def __init__(self, opening: Mapping[str, Any], book: CardBook | None = None) -> None:
         self.book = book or default_book()
-        view = parse_event(opening, self.book, None)
+        seats = opening.get("seats")
+        # The set-up's piles and hands are checked against its own seat count.
+        view = parse_event(opening, self.book, seats if type(seats) is int else None)
         if not isinstance(view, TableView) or "seats" not in opening:
             raise BadInputError('the first line carries "seats", "first" and the set-up')
         self.referee = Referee.from_setup(opening, view, self.book)

@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 from host.errors import BadInputError
+from host.jsonl import loads, read_text
 from host.rollecate.cards import CardBook, RollecateCard
 from host.rollecate.rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -19,11 +20,7 @@ from host.rollecate.rules import MAX_PLAYERS, MIN_PLAYERS
 def read_json(path: Path) -> object:
     """A JSON file's content, or BadInputError with a one-line reason."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise BadInputError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise BadInputError(f"{path} is not UTF-8 text") from None
+        return loads(read_text(path))
     except json.JSONDecodeError as error:
         raise BadInputError(f"{path}: not JSON ({error.msg} at line {error.lineno})") from None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -43,7 +43,8 @@ from vision.pipeline import Pipeline
 from vision.table import SEAT_EDGES
 
 
-def transcript(seed: int, players: int, out: TextIO) -> int:
+def transcript(seed: int, players: int, out: TextIO,
+               pause: Callable[[], None] = lambda: None) -> int:
     """Bots play one seeded hand; print each turn in words and the final scores."""
     rng = random.Random(seed)
     game = ExpressGame.new(players, rng)
@@ -68,6 +69,7 @@ def transcript(seed: int, players: int, out: TextIO) -> int:
                 file=out,
             )
             turn, words = turn + 1, []
+            pause()
     ended = "the draw pile is empty" if game.went_out is None else f"seat {game.went_out} goes out"
     print(f"hand ends: {ended}", file=out)
     for line in scores_as_text(game.scores()):

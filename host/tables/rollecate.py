@@ -60,7 +60,11 @@ def photo_table(path: Path, players: int | None, out: TextIO | None) -> list[tup
     """Each seat's cards read from a photo of the final count (BadInputError, with what to do,
     when a card cannot be read or the seats are unclear: a photo is never scored by guess)."""
     pipeline = Pipeline(deck="rollecate")
-    reading = pipeline.read(read_image(path))
+    image = read_image(path)
+    if out is not None:  # a big photo takes a while: say what is going on
+        height, width = image.shape[:2]
+        print(f"reading {path.name} ({width} x {height} pixels)…", file=out, flush=True)
+    reading = pipeline.read(image)
     if reading.image_to_table is None:
         raise BadInputError(f"{path}: the table markers are not in the photo")
     spread = spread_cards(reading.cards, pipeline.table.on_table(START_MARKER_ID), players)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -22,7 +23,8 @@ from host.trainline.referee import judge_lines
 from host.turns import turn_words
 
 
-def transcript(seed: int, players: int, out: TextIO) -> int:
+def transcript(seed: int, players: int, out: TextIO,
+               pause: Callable[[], None] = lambda: None) -> int:
     """Bots play one seeded game; print each turn in words and the winner."""
     rng = random.Random(seed)
     game = TrainlineGame.new(players, rng)
@@ -47,6 +49,7 @@ def transcript(seed: int, players: int, out: TextIO) -> int:
                 file=out,
             )
             turn, actor, begun, words = turn + 1, game.current, game.turns_begun, []
+            pause()
     names = ", ".join(f"seat {seat}" for seat in sorted(game.winners))
     print(f"winner: {names}, every pawn seated", file=out)
     return 0

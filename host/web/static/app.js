@@ -4,6 +4,8 @@
 const $ = (id) => document.getElementById(id);
 let pin = sessionStorage.getItem("conductor-pin") || "";
 let cameraOn = false;
+// The session token the server put in the page: it proves a request comes from this page.
+const token = document.querySelector('meta[name="conductor-token"]')?.content || "";
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -134,12 +136,26 @@ function refreshCamera() {
 }
 
 async function send(control) {
-  const response = await fetch(withPin("/" + control), { method: "POST" });
-  if (response.status === 401) askPin();
+  const response = await fetch("/" + control, {
+    method: "POST",
+    headers: { "X-Conductor-Token": token, "X-Conductor-Pin": pin },
+  });
+  if (response.status === 401 || response.status === 429) askPin(await pinProblem(response));
 }
 
-function askPin() {
+// What to tell the player about a refused PIN (none for a first visit).
+async function pinProblem(response) {
+  const answer = await response.json().catch(() => ({}));
+  if (answer.pin === "locked") return "Too many wrong PINs: try again in " + answer.seconds + " s.";
+  if (answer.pin === "wrong") return "Wrong PIN: look at Conductor's screen and try again.";
+  return "";
+}
+
+function askPin(problem) {
   const dialog = $("pin-dialog");
+  const error = $("pin-error");
+  error.textContent = problem || "";
+  error.hidden = !problem;
   if (!dialog.open) dialog.showModal();
 }
 
@@ -150,14 +166,24 @@ function connect() {
     events.close();
     $("status").textContent = "reconnecting…";
     const probe = await fetch(withPin("/state")).catch(() => null);
-    if (probe && probe.status === 401) { askPin(); return; }
+    if (probe && (probe.status === 401 || probe.status === 429)) {
+      askPin(await pinProblem(probe));
+      return;
+    }
     setTimeout(connect, 1500);
   };
 }
 
-$("pin-form").addEventListener("submit", () => {
-  pin = $("pin").value.trim();
+// The PIN is tried once before the live connection opens, so a wrong one is said at once.
+$("pin-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const tried = $("pin").value.trim();
+  const answer = await fetch("/state", { headers: { "X-Conductor-Pin": tried } }).catch(() => null);
+  if (!answer) { askPin("Conductor does not answer: is it still running?"); return; }
+  if (!answer.ok) { askPin(await pinProblem(answer)); return; }
+  pin = tried;
   sessionStorage.setItem("conductor-pin", pin);
+  $("pin-dialog").close();
   connect();
 });
 $("undo").addEventListener("click", () => send("undo"));

@@ -1,0 +1,357 @@
+"""The hostile-input harness for the command line (issue 13), shared by the test suite's sharp
+run (tests/test_cli_fuzz.py) and the long run (benchmarks/cli_fuzz.py).
+
+Every command of the parser gets every hostile input its arguments can take: files that are
+missing, folders, empty, binary, huge, deeply nested, with huge numbers or wrong types, the
+``/dev`` files, another program's SQLite file, a damaged journal; and hostile values for its
+options. The promise checked: exit 0, or exit 2 with exactly one line on stderr; never a
+traceback; an end within ``TIME_LIMIT_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from host.cli import build_parser, main
+from host.games import GAMES, offering
+
+ROOT = Path(__file__).resolve().parent.parent
+TIME_LIMIT_SECONDS = 60
+"""Every command must end within this (the slowest honest answer here takes a few seconds)."""
+
+HOSTILE_VALUES = (
+    "", " ", "-1", "0", "1", "99", "-0", "1e9", "nan", "inf", "-inf", "0x10", "3.5",
+    "99999999999999999999999999999", "-99999999999999999999999999999", "x", "é", "%s%n",
+    "../../../etc/passwd", "--", "-", "127.0.0.1:99999", "[]", "{}", "999999999:8080",
+)
+"""Values for options and positional words: numbers out of range, words, junk."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one command ended."""
+
+    args: tuple[str, ...]
+    status: int | None
+    """The exit status; None when it did not end in time."""
+    out: str
+    err: str
+    crash: str | None = None
+    """The exception that escaped, in-process."""
+
+    def problem(self) -> str | None:
+        """What breaks the promise, if anything."""
+        if self.status is None:
+            return f"no end within {TIME_LIMIT_SECONDS} s"
+        if self.crash is not None:
+            return f"escaped: {self.crash}"
+        if "Traceback" in self.err or "Traceback" in self.out:
+            return "traceback: " + self.err[-300:]
+        if self.status not in (0, 2):
+            return f"exit {self.status}: {self.err[-200:]}"
+        if self.status == 2 and self.err.count("\n") != 1:
+            return f"{self.err.count(chr(10))} stderr lines: {self.err[:300]!r}"
+        return None
+
+
+# -- the corpus --------------------------------------------------------------------------------
+
+
+def write_journal(path: Path, games: int = 2) -> None:
+    """A journal with ``games`` finished demo games (quiet)."""
+    for seed in range(1, games + 1):
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(["demo", "--seed", str(seed), "--camera", "none", "--board", "none",
+                         "--db", str(path)]) == 0
+
+
+def corpus(folder: Path, seed: int = 13) -> dict[str, Path]:
+    """Hostile files (and two honest ones, as controls), by name."""
+    rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    files: dict[str, Path] = {
+        "missing": folder / "missing.json",
+        "missing-folder": folder / "no-such-folder" / "file.json",
+        "folder": folder / "a-folder",
+        "dev-null": Path("/dev/null"),
+        "dev-zero": Path("/dev/zero"),
+        "dev-full": Path("/dev/full"),
+    }
+    files["folder"].mkdir(exist_ok=True)
+    texts: dict[str, bytes] = {
+        "empty": b"",
+        "blank-lines": b"\n\n  \n",
+        "binary": rng.randbytes(4096),
+        "nul-bytes": b"\x00" * 512 + b"\n",
+        "latin-1": "caf\xe9 ".encode("latin-1") * 10,
+        "deep": b"[" * 100_000 + b"]" * 100_000,
+        "deep-object": b'{"a":' * 50_000 + b"1" + b"}" * 50_000,
+        "big-number": b'{"seats": 3, "first": 0, "lines": [[' + b"9" * 5000 + b"]]}",
+        "big-float": b'{"seats": 3, "first": 1e999}',
+        "nan": b'{"seats": NaN, "first": Infinity}',
+        "not-object": b"[1, 2, 3]\n",
+        "string": b'"a string"\n',
+        "null": b"null\n",
+        "wrong-types": b'{"seats": "3", "first": [0], "lines": {"a": 1}, "railway": 7}\n',
+        "negative-seats": b'{"seats": -3, "first": 0}\n',
+        "many-seats": b'{"seats": 1000000, "first": 0}\n',
+        "bool-seats": b'{"seats": true, "first": false}\n',
+        "half-line": b'{"seats": 3, "first"',
+        "many-lines": b"{}\n" * 50_000,
+        "long-line": b'{"a": "' + b"x" * (2 * 1024 * 1024) + b'"}\n',
+        "sqlite-text": b"SQLite format 3\x00" + rng.randbytes(2000),
+    }
+    for name, content in texts.items():
+        files[name] = folder / f"{name}.json"
+        files[name].write_bytes(content)
+    files["huge"] = folder / "huge.jsonl"
+    with files["huge"].open("wb") as huge:
+        line = b'{"seats": 3, "first": 0}\n'
+        huge.write(line * (17 * 1024 * 1024 // len(line)))
+    files["binary-photo"] = folder / "binary.jpg"
+    files["binary-photo"].write_bytes(texts["binary"])
+    files["foreign-sqlite"] = folder / "photos.db"
+    with sqlite3.connect(files["foreign-sqlite"]) as db:
+        db.execute("CREATE TABLE photos (name TEXT, taken REAL)")
+        db.execute("INSERT INTO photos VALUES ('table', 1.0)")
+    files["journal"] = folder / "games.sqlite"
+    write_journal(files["journal"])
+    files["damaged-journal"] = folder / "damaged.sqlite"
+    write_journal(files["damaged-journal"], games=3)
+    with sqlite3.connect(files["damaged-journal"]) as db:
+        db.execute("UPDATE entries SET kind = 'bogus' WHERE game_id = 1 AND seq = 2")
+        db.execute("UPDATE entries SET payload = '[[[' WHERE game_id = 2")
+        db.execute("UPDATE games SET settings = '{', winners = 'x' WHERE id = 3")
+    files["record"] = folder / "record.jsonl"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["export", "1", "--db", str(files["journal"]), "-o", str(files["record"])]) == 0
+    files["truncated-journal"] = folder / "truncated.sqlite"
+    data = files["journal"].read_bytes()
+    files["truncated-journal"].write_bytes(data[: len(data) // 2])
+    return files
+
+
+# -- the commands ------------------------------------------------------------------------------
+
+
+def command_paths() -> list[tuple[str, ...]]:
+    """Every leaf command of the parser (``demo``, ``board sim``, ...): a new one shows here."""
+
+    def leaves(parser: Any, prefix: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+        subs = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
+        if not subs:
+            yield prefix
+            return
+        for name, sub in subs[0].choices.items():
+            yield from leaves(sub, (*prefix, name))
+
+    return list(leaves(build_parser(), ()))
+
+
+FAST = ("--camera", "none", "--board", "none")
+
+
+def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[str]]]:
+    """For each command, the argument lists that feed it hostile input (``out``: a scratch
+    folder for what commands write)."""
+    paths = [str(path) for path in files.values()]
+    journal = str(files["journal"])
+    values = list(HOSTILE_VALUES)
+    json_texts = [path.read_text("utf-8", "replace")[:300_000]
+                  for path in files.values() if path.is_file() and path.suffix == ".json"]
+    table: dict[tuple[str, ...], list[list[str]]] = {
+        ("demo",): [
+            *[["demo", *FAST, "--db", path] for path in paths],
+            *[["demo", game, "--players", value, *FAST, "--db", journal]
+              for game in offering("demo") for value in values],
+            *[["demo", option, value, *FAST, "--db", journal]
+              for option in ("--seed", "--web") for value in values],
+            # (a pace in range makes an honest, slow demo: only the others are hostile)
+            *[["demo", "--pace", value, *FAST, "--db", journal]
+              for value in values if value not in ("1", "3.5")],
+            *[["demo", "--camera", "none", "--board", value, "--db", journal] for value in values],
+            ["demo", *FAST, "--share", "--web", "127.0.0.1:0", "--db", journal],
+        ],
+        ("play",): [
+            *[["play", game, "--players", value, "--camera", "99", "--board", "none",
+               "--db", journal] for game in offering("play") for value in values],
+            *[["play", "trains", "--players", "3", "--first", value, "--camera", "99",
+               "--board", "none", "--db", journal] for value in values],
+            *[["play", "rollecate", "--players", "3", "--camera", "99", "--board", "none",
+               "--db", path] for path in paths],
+        ],
+        ("games",): [["games", "--db", path] for path in paths],
+        ("export",): [
+            *[["export", "1", "--db", path] for path in paths],
+            *[["export", game, "--db", str(files["damaged-journal"])] for game in "1234"],
+            *[["export", "1", "--db", journal, "-o", path] for path in paths
+              if not path.startswith("/dev/") and Path(path).suffix != ".sqlite"],
+            ["export", "1", "--db", journal, "-o", journal],
+            *[["export", value, "--db", journal] for value in values],
+        ],
+        ("resume",): [
+            *[["resume", "1", *FAST, "--db", path] for path in paths],
+            *[["resume", game, *FAST, "--db", str(files["damaged-journal"])] for game in "123"],
+            *[["resume", value, *FAST, "--db", journal] for value in values],
+            *[["resume", "1", "--camera", value, "--board", "none", "--db", journal]
+              for value in values],
+        ],
+        ("referee",): [["referee", game, path] for game in offering("referee") for path in paths],
+        ("score",): [
+            *[["score", game, path] for game in offering("score") for path in paths],
+            *[["score", "rollecate", str(files["binary-photo"]), "--players", value]
+              for value in values],
+        ],
+        ("board", "sim"): [["board", "sim", "--board-id", value] for value in values],
+        ("board", "monitor"): [
+            *[["board", "monitor", path, *check] for path in paths
+              if not Path(path).is_file() or path.startswith("/dev/")
+              for check in ((), ("--check",))],
+            # (a record file that opens starts a whole honest check: only the ones that do not)
+            *[["board", "monitor", "sim", "--check", "--record", str(files[name])]
+              for name in ("folder", "missing-folder")],
+        ],
+        ("board", "flash"): [["board", "flash", value, "--dry-run"] for value in values],
+        ("vision", "markers"): [["vision", "markers", path] for path in paths],
+        # (a path that does not exist yet is an honest place for a deck: only the others)
+        ("vision", "deck"): [["vision", "deck", "trains", path] for path in paths
+                             if Path(path).exists() and not Path(path).is_dir()],
+        ("vision", "enroll"): [["vision", "enroll", value, path] for value in ("trains", "x")
+                               for path in paths],
+        ("vision", "identify"): [
+            *[["vision", "identify", path] for path in paths],
+            *[["vision", "identify", "--references", path, str(files["binary-photo"])]
+              for path in paths],
+            *[["vision", "identify", "--deck", value, str(files["binary-photo"])]
+              for value in values],
+        ],
+        ("vision", "watch"): [
+            *[["vision", "watch", "--camera", path, "--frames", "2", "--out", str(out)]
+              for path in paths],
+            *[["vision", "watch", "--camera", "99", option, value, "--out", str(out)]
+              for option in ("--frames", "--players") for value in values],
+        ],
+        ("vision", "render"): [
+            *[["vision", "render", str(out / "render.png"), "--observation", text]
+              for text in json_texts],
+            *[["vision", "render", path] for path in paths],
+            *[["vision", "render", str(out / "render.png"), "--seed", value] for value in values],
+        ],
+    }
+    return table
+
+
+def sharp_cases(files: dict[str, Path]) -> list[tuple[list[str], str | None]]:
+    """Cases only a process of its own shows (its exit, its stdout on a full disk, a camera
+    or board that is not there): the arguments, and where stdout goes."""
+    journal, record = str(files["journal"]), str(files["record"])
+    return [
+        (["export", "1", "--db", journal], "/dev/full"),
+        (["referee", "trains", record], "/dev/full"),
+        (["demo", *FAST, "--db", journal], "/dev/full"),
+        (["games", "--db", journal], "/dev/full"),
+        (["play", "trains", "--players", "3", "--camera", "99", "--board", "none",
+          "--db", journal], None),
+        (["play", "rollecate", "--players", "3", "--camera", str(files["binary-photo"]),
+          "--board", "none", "--db", journal], None),
+        (["board", "sim", "--board-id", "zz"], None),
+        (["demo", "--players", "0", "--db", journal], None),
+        (["resume", "1", "--camera", "99", "--db", journal], None),
+    ]
+
+
+# -- running -----------------------------------------------------------------------------------
+
+
+class _OutOfTime(BaseException):
+    pass
+
+
+def _alarm(signum: int, frame: FrameType | None) -> None:
+    raise _OutOfTime
+
+
+def run_in_process(args: list[str]) -> Outcome:
+    """Run ``conductor ARGS`` in this process (fast: no interpreter start-up)."""
+    out, err = io.StringIO(), io.StringIO()
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(TIME_LIMIT_SECONDS)
+    status: int | None
+    crash = None
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(args)
+    except SystemExit as leaving:
+        status = leaving.code if isinstance(leaving.code, int) else (0 if leaving.code is None
+                                                                      else 2)
+    except _OutOfTime:
+        status = None
+    except Exception as error:  # the harness reports it; nothing may escape main
+        status, crash = 1, f"{type(error).__name__}: {error}"[:300]
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    return Outcome(tuple(args), status, out.getvalue(), err.getvalue(), crash)
+
+
+def run_subprocess(args: list[str], stdout_path: str | None = None) -> Outcome:
+    """Run ``python -m host ARGS`` as a user would, stdin not a terminal; ``stdout_path``
+    sends the output there (``/dev/full``)."""
+    target = open(stdout_path, "w") if stdout_path else None  # noqa: SIM115
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "host", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
+            stdout=target if target is not None else subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, timeout=TIME_LIMIT_SECONDS, check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return Outcome(tuple(args), None, "", "")
+    finally:
+        if target is not None:
+            target.close()
+    return Outcome(tuple(args), done.returncode, done.stdout or "", done.stderr)
+
+
+# -- hostile JSON for every observation format -------------------------------------------------
+
+
+def valid_lines() -> dict[str, list[dict[str, Any]]]:
+    """Honest referee files of each game (first line the set-up): what the mutations start
+    from, so they reach deep into each referee rather than stop at the first check."""
+    from host.tables.rollecate import demo_table as rollecate_demo
+    from host.tables.trains import demo_table as trains_demo
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_express_referee import recorded_hand
+    from test_trainline_observer import observed_game
+
+    return {
+        "trains": trains_demo(3, 3).lines,
+        "rollecate": rollecate_demo(3, 3).lines,
+        "express": [json.loads(line) for line in recorded_hand(3, 3)[0]],
+        "trainline": [json.loads(line) for line in observed_game(3, 3)[0]],
+    }
+
+
+SCORE_TABLES = {
+    "rollecate": {"seats": [{"discard": [3, "track-2", "rollecate/chaos-4"], "hand": ["broken-1"]},
+                            {"discard": [4, 4, 2], "hand": []}]},
+    "express": {"seats": [{"trains": [{"cars": ["box-car", "box-car", "box-car"]}],
+                           "way_cars": ["boom"], "hand": ["wreck"]}, {"trains": []}]},
+}
+"""An honest end-of-game table of each game ``conductor score`` reads."""
+
+assert set(SCORE_TABLES) == set(offering("score")), "a game scores a format the harness lacks"
+assert set(GAMES) == set(offering("referee"))

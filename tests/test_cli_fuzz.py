@@ -1,0 +1,144 @@
+"""Every command against hostile input (issue 13): exit 0 or 2, one stderr line, no traceback,
+an end in time. The harness is in ``fuzz_helpers``; ``benchmarks/cli_fuzz.py`` runs it longer.
+
+When a command or an observation format is added, the first test fails until the harness knows
+how to feed it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fuzz_helpers import (
+    SCORE_TABLES,
+    Outcome,
+    cases,
+    command_paths,
+    corpus,
+    run_in_process,
+    run_subprocess,
+    sharp_cases,
+    valid_lines,
+)
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from host.games import GAMES
+
+EXAMPLES = int(os.environ.get("CONDUCTOR_FUZZ_EXAMPLES", "150"))
+"""Hypothesis examples per observation format (the long run in benchmarks/ raises it)."""
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return corpus(tmp_path_factory.mktemp("corpus"))
+
+
+@pytest.fixture(scope="module")
+def table(files: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[
+    tuple[str, ...], list[list[str]]
+]:
+    return cases(files, tmp_path_factory.mktemp("out"))
+
+
+def problems(outcomes: list[Outcome]) -> list[str]:
+    return [f"{' '.join(o.args)[:160]}: {o.problem()}" for o in outcomes if o.problem()]
+
+
+def test_the_harness_feeds_every_command(table: dict[tuple[str, ...], list[list[str]]]) -> None:
+    assert set(command_paths()) == set(table), "add the new command to fuzz_helpers.cases"
+    assert all(len(arglists) >= 5 for arglists in table.values())
+
+
+@pytest.mark.parametrize("command", command_paths(), ids=" ".join)
+def test_every_hostile_input_gets_an_answer(
+    command: tuple[str, ...], table: dict[tuple[str, ...], list[list[str]]]
+) -> None:
+    outcomes = [run_in_process(args) for args in table[command]]
+    assert problems(outcomes) == []
+    # The harness reaches past argparse: some cases are refused by the command itself.
+    assert any(o.status == 2 and not o.err.startswith(f"conductor {command[0]}")
+               for o in outcomes) or command == ("board", "sim")
+
+
+def test_the_sharp_cases_in_a_process_of_their_own(files: dict[str, Path]) -> None:
+    outcomes = [run_subprocess(args, stdout) for args, stdout in sharp_cases(files)]
+    assert problems(outcomes) == []
+    assert all(o.status == 2 for o in outcomes)
+
+
+# -- hypothesis: hostile JSON in every observation and table format ----------------------------
+
+VALID = valid_lines()
+assert set(VALID) == set(GAMES), "a game's observation format is missing from the harness"
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats()
+    | st.text(max_size=12) | st.sampled_from(["track-2", "chaos-4", "box-car", "left", "wheel"]),
+    lambda children: st.lists(children, max_size=6)
+    | st.dictionaries(st.text(max_size=8) | st.sampled_from(
+        ["seats", "first", "lines", "faceup", "locks", "railway", "train", "discard", "hands",
+         "dice", "done", "pass", "seat", "event", "trains", "way_cars", "hand"]), children,
+        max_size=6),
+    max_leaves=20,
+)
+
+
+def mutated(draw: Any, value: Any, depth: int = 0) -> Any:
+    """``value`` with one part replaced by hostile JSON (or dropped, or grown)."""
+    if depth > 4 or not isinstance(value, dict | list) or not value or draw(st.integers(0, 5)) == 0:
+        return draw(json_values)
+    keys = list(value) if isinstance(value, dict) else list(range(len(value)))
+    key = draw(st.sampled_from(keys))
+    copy: Any = dict(value) if isinstance(value, dict) else list(value)
+    how = draw(st.integers(0, 9))
+    if how == 0:
+        del copy[key]
+    elif how == 1 and isinstance(copy, list):
+        copy.append(draw(json_values))
+    else:
+        copy[key] = mutated(draw, value[key], depth + 1)
+    return copy
+
+
+@st.composite
+def hostile_record(draw: Any, game: str) -> list[Any]:
+    """An honest record of the game with a few lines mutated (the set-up line too, at times)."""
+    lines = VALID[game]
+    cut = draw(st.integers(1, len(lines)))
+    record: list[Any] = list(lines[:cut])
+    for _ in range(draw(st.integers(1, 3))):
+        where = draw(st.integers(0, len(record) - 1))
+        record[where] = mutated(draw, record[where])
+    return record
+
+
+def judged(args: list[str], content: str) -> Outcome:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "input.json"
+        path.write_text(content)
+        return run_in_process([*args, str(path)])
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_the_referee_answers_any_json(game: str, data: st.DataObject) -> None:
+    record = data.draw(hostile_record(game))
+    outcome = judged(["referee", game], "\n".join(json.dumps(line) for line in record) + "\n")
+    assert outcome.problem() is None, outcome.problem()
+
+
+@pytest.mark.parametrize("game", sorted(SCORE_TABLES))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_scorer_answers_any_json(game: str, data: st.DataObject) -> None:
+    table = mutated(data.draw, SCORE_TABLES[game])
+    outcome = judged(["score", game], json.dumps(table))
+    assert outcome.problem() is None, outcome.problem()
