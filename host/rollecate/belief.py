@@ -98,18 +98,16 @@ def pruned(worlds: Iterable[World], value: Value) -> Worlds:
     return frozenset(ordered[:MAX_WORLDS])
 
 
-def advance(steps: Iterable[Step], seat: int, view: Pile, value: Value,
-            most: int | None = None) -> frozenset[Step]:
-    """Every way on from ``steps`` (some more of the cards, at most ``most`` if given, put on
-    seat's pile in some order, combining or not) that ``view`` may show; the likeliest
-    ``MAX_STEPS`` of them."""
+def advance(steps: Iterable[Step], seat: int, view: Pile, value: Value) -> frozenset[Step]:
+    """Every way on from ``steps`` (some more of the cards put on seat's pile in some order,
+    combining or not) that ``view`` may show; the likeliest ``MAX_STEPS`` of them."""
     # Worlds that differ only in other seats' piles go on the same way: work it out once.
     starts: dict[tuple[Pile, Pile], list[World]] = {}
     for world, left in steps:
         starts.setdefault((world.piles[seat], left), []).append(world)
     found: set[Step] = set()
     for (pile, left), worlds in starts.items():
-        for shown, lefts in _reachable(pile, left, value, most).items():
+        for shown, lefts in _reachable(pile, left, value).items():
             if shows(view, shown):
                 for world in worlds:
                     moved = world.with_pile(seat, shown)
@@ -122,7 +120,6 @@ def advance(steps: Iterable[Step], seat: int, view: Pile, value: Value,
 
 
 @lru_cache(maxsize=4096)
-def _reachable(pile: Pile, left: Pile, value: Value, most: int | None
-               ) -> dict[Pile, set[Pile]]:
+def _reachable(pile: Pile, left: Pile, value: Value) -> dict[Pile, set[Pile]]:
     """``discard.reachable``, remembered: each view of a pile asks again from the same starts."""
-    return reachable(pile, left, value, most)
+    return reachable(pile, left, value)

@@ -61,10 +61,6 @@ from host.rollecate.scoring import Scoring, score_seat, score_table
 from host.rollecate.words import card_words, cards_words, dice_words, ordinal, plural
 from host.turns import TurnIndicator
 
-CARDS_BETWEEN_VIEWS = 3
-"""Cards a player may put on a discard pile between two settled views of it, the camera
-following; more at once are explained from the start of the discard (see ``belief``)."""
-
 
 class Stage(Enum):
     """What the referee waits for."""
@@ -107,6 +103,10 @@ class Verdict:
     """The best order to put the owed cards down, and the points it saves."""
     scores: Mapping[str, Any] | None = None
     """For ``win``: the final scoring (as ``conductor score rollecate --json``)."""
+    exact: bool | None = None
+    """For ``win``: True when the count rests on nothing the referee had to assume."""
+    assumed: tuple[Mapping[str, Any], ...] = ()
+    """For ``win``: each seat whose count rests on an assumption (``{"seat", "what"}``)."""
 
     def to_json(self) -> dict[str, Any]:
         """The verdict as one JSON object, without the fields that do not apply."""
@@ -119,8 +119,11 @@ class Verdict:
             "ride": self.ride,
             "advice": self.advice,
             "scores": self.scores,
+            "assumed": [dict(entry) for entry in self.assumed],
         }
         data.update({key: value for key, value in optional.items() if value})
+        if self.exact is not None:
+            data["exact"] = self.exact
         return data
 
 
@@ -274,6 +277,11 @@ class Referee:
         if self.stage is Stage.DONE:
             if isinstance(event, DoneEvent):  # a button pressed once more: no harm done
                 return Verdict("waiting", None, None, instructions=("the game is over",))
+            if isinstance(event, TableView) and self._agrees_with_count(event):
+                # The camera settling on the counted table (the final line after a button
+                # ended a game with nothing to spread): it is the same count.
+                return Verdict("waiting", None, None,
+                               instructions=("the game is over: the count stands",))
             return self._illegal("the game is over and scored")
         if isinstance(event, DiceEvent):
             return self.dice(event.faces)
@@ -381,7 +389,7 @@ class Referee:
         cards = [self.book[name] for name in added]
         problem = build_problem(self.book[self.railway[-1]], cards)
         if problem is None:
-            problem = self._impossible_cards([*self.railway, *added])
+            problem = self._impossible_cards([*self.railway, *added, *self._on_every_pile()])
         able = frozenset(world for world in self.worlds if world.held[self.seat] >= len(added))
         if problem is None and not able:
             most = max(world.held[self.seat] for world in self.worlds)
@@ -499,10 +507,9 @@ class Referee:
                     for world in self.worlds))
             return self._waiting(self._settle_instructions(settlement), settlement)
         value = self.book.value
-        # A camera's view of the top card only is followed a few cards at a time; a pile
-        # seen spread out pins down any number of cards.
-        most = CARDS_BETWEEN_VIEWS if len(pile_view) <= 1 else None
-        states = advance(self.owed, self.seat, pile_view, value, most)
+        # Any number of cards may have gone down since the last view (a player faster than
+        # the camera): following only a few would silently lose the table as it is.
+        states = advance(self.owed, self.seat, pile_view, value)
         if not states or len(states) >= MAX_STEPS:
             self.guessed.add(self.seat)  # some ways through the discard were not followed
         if not states:
@@ -615,9 +622,25 @@ class Referee:
         return f"seat {seat} passed"
 
     def _final_count(self, view: TableView) -> Verdict:
-        if view.hands is None:
-            return self._waiting(("spread your hands out for the final count",))
+        counted = self._count(view)
+        if isinstance(counted, Verdict):
+            return counted
+        scoring, assumed = counted
+        self.stage, self.winners, self.scoring = Stage.DONE, scoring.winners, scoring
+        winners = " and ".join(f"seat {seat}" for seat in scoring.winners)
+        said = (f"{winners} won", *(entry["what"] for entry in assumed))
+        return Verdict("win", None, None, scores=scoring.to_json(), instructions=said,
+                       exact=not assumed, assumed=tuple(assumed))
+
+    def _count(self, view: TableView) -> tuple[Scoring, list[dict[str, Any]]] | Verdict:
+        """The final count the table shows, and what it had to assume seat by seat (a verdict
+        instead when the table cannot be counted yet)."""
         hands = view.hands
+        if hands is None and all(not any(world.held) and not any(world.piles)
+                                 for world in self.worlds):
+            hands = tuple(() for _ in range(self.seats))  # nothing to spread: all is seen
+        if hands is None:
+            return self._waiting(("spread your hands out for the final count",))
         # The hands settle what the camera could not see: how many cards each seat kept, and
         # which chaos cards never went on a pile.
         in_hands = Counter(name for hand in hands for name in hand
@@ -643,19 +666,21 @@ class Referee:
                 for pile, hand in zip(likely.piles, hands, strict=True)
             ]
         )
-        self.stage, self.winners, self.scoring = Stage.DONE, scoring.winners, scoring
-        winners = " and ".join(f"seat {seat}" for seat in scoring.winners)
-        said = [f"{winners} won"]
+        assumed: list[dict[str, Any]] = []
         for seat, pile in enumerate(likely.piles):
             keys = {score_seat(seat, [self.book.value(name) for name in world.piles[seat]]).key
                     for world in worlds}
             if len(keys) > 1 or seat in self.guessed:
                 # Never a silent guess: say what was assumed, so the players can check it.
-                said.append(
+                assumed.append({"seat": seat, "what": (
                     f"the camera did not see all of seat {seat}'s discard pile: counted as "
-                    f"{cards_words(pile, self.book) or 'empty'} ({self._total(pile)} points)"
-                )
-        return Verdict("win", None, None, scores=scoring.to_json(), instructions=tuple(said))
+                    f"{cards_words(pile, self.book) or 'empty'} ({self._total(pile)} points)")})
+        return scoring, assumed
+
+    def _agrees_with_count(self, view: TableView) -> bool:
+        """True if a table seen after the game was scored shows the same count."""
+        counted = self._count(view)
+        return not isinstance(counted, Verdict) and counted[0] == self.scoring
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -734,6 +759,18 @@ class Referee:
                 return f"seat {seat}'s discard pile changed, but it is seat {self.seat}'s turn"
             self.worlds = narrowed
         return None
+
+    def _on_every_pile(self) -> list[str]:
+        """The cards every world has on the discard piles: cards the table shows (each pile's
+        top, and what lies under it as far as the referee is sure)."""
+        sure: list[str] = []
+        for seat in range(self.seats):
+            piles = iter({world.piles[seat] for world in self.worlds})
+            common = Counter(next(piles, ()))
+            for pile in piles:
+                common &= Counter(pile)
+            sure.extend(common.elements())
+        return sure
 
     def _impossible_cards(self, cards: list[str]) -> str | None:
         in_deck = Counter(self.book.full_deck())
