@@ -89,11 +89,10 @@ def describe_scoring(scoring: Scoring) -> str:
         tied = " (tied)" if len(seats) > 1 else ""
         lines.append(f"{place}. " + ", ".join(f"seat {seat}" for seat in seats) + tied)
     winners = " and ".join(f"seat {seat}" for seat in scoring.winners)
-    if len(scoring.ranking) == 1:
+    if len(scoring.winners) > 1:
         lines.append(f"winners: {winners} share the win (tied all the way)")
     else:
-        verb = "share the win" if len(scoring.winners) > 1 else "wins"
-        lines.append(f"{winners} {verb} (decided by {scoring.decided_by})")
+        lines.append(f"{winners} wins (decided by {scoring.decided_by})")
     return "\n".join(lines)
 
 
