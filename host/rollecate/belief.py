@@ -119,6 +119,17 @@ def advance(steps: Iterable[Step], seat: int, view: Pile, value: Value) -> froze
     return frozenset(kept[:MAX_STEPS])
 
 
+def finished_unseen(steps: Iterable[Step], seat: int, value: Value) -> Worlds:
+    """Every world in which all the cards still to go went down on seat's pile, in any order,
+    combining or not: the discard as far as a pile out of view allows."""
+    found: set[World] = set()
+    for world, left in steps:
+        for shown, lefts in _reachable(world.piles[seat], left, value).items():
+            if () in lefts:
+                found.add(world.with_pile(seat, shown))
+    return frozenset(found)
+
+
 @lru_cache(maxsize=4096)
 def _reachable(pile: Pile, left: Pile, value: Value) -> dict[Pile, set[Pile]]:
     """``discard.reachable``, remembered: each view of a pile asks again from the same starts."""

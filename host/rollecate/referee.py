@@ -29,6 +29,7 @@ from host.rollecate.belief import (
     World,
     Worlds,
     advance,
+    finished_unseen,
     fitting,
     likeliest,
     pruned,
@@ -499,12 +500,13 @@ class Referee:
         pile_view = view.discard[self.seat] if view.discard is not None else None
         done = (railway, train) == (settlement.railway, settlement.train)
         if pile_view is None:
-            # The pile cannot be seen: trust that the advice was followed once the rest is done.
+            # The pile cannot be seen: cards may still be going down. The seat's button (or a
+            # view of the pile) says when they are; then it holds the owed cards put down in
+            # any way the rules allow, and later views of it tell which.
             if done:
-                value, owed = self.book.value, settlement.penalty
-                return self._finish(settlement, frozenset(
-                    world.with_pile(self.seat, advise(world.piles[self.seat], owed, value).pile)
-                    for world in self.worlds))
+                self.maybe_finished = finished_unseen(self.owed, self.seat, self.book.value)
+                said = (*self._settle_instructions(settlement), "press your button when done")
+                return self._waiting(said, settlement)
             return self._waiting(self._settle_instructions(settlement), settlement)
         value = self.book.value
         # Any number of cards may have gone down since the last view (a player faster than
