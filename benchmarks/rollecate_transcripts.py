@@ -5,7 +5,7 @@ engine in tests/rollecate_tables.py, shows each to the referee the way a camera 
 would (top cards only, missed and repeated views, piles out of view, other seats' buttons, the
 final count spread out) and counts games with a false ``illegal``, lost turns, inexact final
 counts and counts wrong without saying so, with the referee's time per game. The default seeds
-start at 10000: the tests use 0-59, so these were not tuned on.
+start at 10000: the tests use 0-99, so these were not tuned on.
 
     PYTHONPATH=. python benchmarks/rollecate_transcripts.py --games 500 [--final hands]
 """

@@ -5,6 +5,7 @@ Each fault's transcript is the issue's own, kept in tests/fixtures/rollecate/fau
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -45,3 +46,71 @@ def test_a_copy_lying_on_a_pile_counts_against_the_deck() -> None:
                                                      "waiting"]
     assert verdicts[5]["verdict"] == "illegal"
     assert verdicts[5]["reason"] == "the table shows 2 x broken-1; the deck has 1"
+
+
+def _lines(name: str) -> list[dict[str, Any]]:
+    path = FIXTURES / name
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _judge_lines(tmp_path: Path, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    return judge_file(path)
+
+
+FOUR_ONES = _lines("fault_four_equal_cards.jsonl")[:-1]
+"""The game of the silent wrong count, up to its final line."""
+LAST = {"railway": ["track-4", "track-4"], "train": 1, "discard": [[], []]}
+
+
+def test_the_spread_counts_what_the_top_card_could_not_tell(tmp_path: Path) -> None:
+    spread = [["track-1", "track-2", "track-1", "track-1", "track-1"], ["track-3", "track-2"]]
+    verdicts = _judge_lines(tmp_path, [*FOUR_ONES, {**LAST, "spread": spread}])
+    win = verdicts[-1]
+    assert win["verdict"] == "win" and win["exact"] is True and "assumed" not in win
+    assert [(seat["total"], seat["cards"]) for seat in win["scores"]["seats"]] == [(6, 5), (5, 2)]
+    assert win["scores"]["winners"] == [1]
+
+
+def test_a_spread_read_in_part_waits_for_a_clearer_view(tmp_path: Path) -> None:
+    spread = [["track-1", "track-2", None, "track-1", "track-1"], None]
+    verdicts = _judge_lines(tmp_path, [*FOUR_ONES, {**LAST, "spread": spread}])
+    assert verdicts[-1]["verdict"] == "waiting"
+    assert verdicts[-1]["instructions"] == [
+        "the camera cannot read every card of seat 0 and seat 1: spread them so none covers "
+        "another"]
+
+
+def test_a_spread_that_disagrees_names_the_seat_and_waits_for_a_correction_or_an_accept(
+    tmp_path: Path,
+) -> None:
+    # Seat 0's pile holds at least two 1s; seat 1 shows a card too many.
+    wrong = [["track-2", "track-1", "track-3"], ["track-3", "track-2", "track-4"]]
+    right = [["track-1", "track-2", "track-1"], ["track-3", "track-2"]]
+    verdicts = _judge_lines(tmp_path, [
+        *FOUR_ONES, {**LAST, "spread": wrong}, {**LAST, "spread": right}])
+    disputed, win = verdicts[-2:]
+    assert disputed["verdict"] == "illegal"
+    assert disputed["disagree"] == [
+        {"seat": 0, "what": "seat 0's spread lacks the 1 that its discard pile holds"},
+        {"seat": 1, "what": "seat 1 shows 3 cards; its discard pile and hand hold 2"},
+    ]
+    assert win["verdict"] == "win" and win["exact"] is True
+    assert win["scores"]["winners"] == [0]  # 4 points in 3 cards against 5 in 2
+    accepted = _judge_lines(tmp_path, [*FOUR_ONES, {**LAST, "spread": wrong}, {"accept": True}])
+    assert accepted[-1]["verdict"] == "win" and accepted[-1]["accepted"] == disputed["disagree"]
+    assert [seat["total"] for seat in accepted[-1]["scores"]["seats"]] == [6, 9]
+
+
+def test_a_spread_with_a_copy_the_deck_does_not_have_is_disputed(tmp_path: Path) -> None:
+    spread = [["track-1", "track-2", "track-1"], ["broken-4", "broken-4"]]
+    verdicts = _judge_lines(tmp_path, [*FOUR_ONES, {**LAST, "spread": spread}])
+    assert verdicts[-1]["disagree"] == [
+        {"seat": 1, "what": "seat 1 shows the broken 4: the table shows 2 x broken-4; the deck "
+         "has 1"}]
+
+
+def test_accept_without_a_dispute_is_refused(tmp_path: Path) -> None:
+    verdicts = _judge_lines(tmp_path, [*FOUR_ONES, {"accept": True}])
+    assert verdicts[-1]["reason"] == "there is no disputed final count to accept"

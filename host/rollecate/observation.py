@@ -7,11 +7,13 @@ The format is public (docs/rollecate.md). An observation shows the table at a st
 ``railway`` lists the railway's cards from its start, ``train`` is the position of the card the
 train stands on (0 is the first card), and ``discard`` has one entry per seat: the visible top
 part of that seat's discard pile, bottom first (``[]`` is an empty pile, ``null`` not visible).
-The first line also carries ``seats`` and ``first`` (the set-up). The last may carry ``hands``,
-each seat's hand spread out for the final count. Events: ``{"dice": ["wheel", "blank", ...]}``
-(a roll, from the board or typed in), ``{"pass": true}`` (a pass the table cannot show) and
-``{"done": true, "seat": 2}`` (a player says their turn is complete: the seat's button; without
-``seat``, the seat on turn).
+The first line also carries ``seats`` and ``first`` (the set-up). At the end, ``spread`` shows
+each seat's every card (discard pile and hand) spread out for the final count (``null`` for a
+seat, or a card, the camera cannot read), or ``hands`` each seat's hand alone. Events:
+``{"dice": ["wheel", "blank", ...]}`` (a roll, from the board or typed in), ``{"pass": true}``
+(a pass the table cannot show), ``{"done": true, "seat": 2}`` (a player says their turn is
+complete: the seat's button; without ``seat``, the seat on turn) and ``{"accept": true}`` (the
+players accept a final count the referee disputes).
 Cards are given by name or by value (a value stands for the regular track card).
 """
 
@@ -27,6 +29,7 @@ from host.rollecate.moves import parse_faces
 from host.rollecate.rules import Face
 
 Piles = tuple[tuple[str, ...] | None, ...]
+Spread = tuple[tuple[str | None, ...] | None, ...]
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,9 @@ class TableView:
     """Each seat's visible discard pile (bottom first), None where it cannot be seen."""
     hands: tuple[tuple[str, ...], ...] | None
     """Each seat's hand, spread out at the end of the game."""
+    spread: Spread | None = None
+    """Each seat's every card (discard pile and hand), spread out for the final count; None
+    for a seat, or a card, that cannot be read."""
 
 
 @dataclass(frozen=True)
@@ -64,10 +70,16 @@ class DoneEvent:
     """Whose button it was; None (typed in) means the seat on turn."""
 
 
-Event = TableView | DiceEvent | PassEvent | DoneEvent
+@dataclass(frozen=True)
+class AcceptEvent:
+    """The players accept the final count as the table shows it, though the referee disputes
+    it (typed in)."""
 
 
-EVENT_KEYS = ("dice", "pass", "done")
+Event = TableView | DiceEvent | PassEvent | DoneEvent | AcceptEvent
+
+
+EVENT_KEYS = ("dice", "pass", "done", "accept")
 """Lines of a referee file that are board (or button) events, not observations."""
 
 
@@ -94,9 +106,13 @@ def parse_event(data: object, book: CardBook, seats: int | None) -> Event:
         if data["pass"] is not True:
             raise BadInputError('a pass event is {"pass": true}')
         return PassEvent()
-    known = {"railway", "train", "discard", "hands", "seats", "first", "draw_pile"}
+    if "accept" in data:
+        if data["accept"] is not True:
+            raise BadInputError('an accept event is {"accept": true}')
+        return AcceptEvent()
+    known = {"railway", "train", "discard", "hands", "spread", "seats", "first", "draw_pile"}
     unknown = sorted(set(data) - known)
-    if unknown or not set(data) & {"railway", "train", "discard", "hands"}:
+    if unknown or not set(data) & {"railway", "train", "discard", "hands", "spread"}:
         shown = ", ".join(unknown) if unknown else "nothing"
         raise BadInputError(f"not an observation or an event (it has {shown})")
     railway = data.get("railway")
@@ -110,6 +126,7 @@ def parse_event(data: object, book: CardBook, seats: int | None) -> Event:
         train=train,
         discard=_piles(data.get("discard"), book, seats),
         hands=_hands(data.get("hands"), book, seats),
+        spread=_spread(data.get("spread"), book, seats),
     )
 
 
@@ -144,3 +161,22 @@ def _hands(data: object, book: CardBook, seats: int | None) -> tuple[tuple[str, 
         return None
     hands = _per_seat(data, seats, "hands")
     return tuple(_cards(hand, book, f"seat {seat} hand") for seat, hand in enumerate(hands))
+
+
+def _spread(data: object, book: CardBook, seats: int | None) -> Spread | None:
+    if data is None:
+        return None
+    spread = _per_seat(data, seats, "spread")
+    read: list[tuple[str | None, ...] | None] = []
+    for seat, cards in enumerate(spread):
+        if cards is None:
+            read.append(None)
+            continue
+        if not isinstance(cards, list):
+            raise BadInputError(f"seat {seat} spread: expected a list of cards")
+        try:
+            read.append(tuple(None if token is None else book.parse(token).name
+                              for token in cards))
+        except BadInputError as error:
+            raise BadInputError(f"seat {seat} spread: {error}") from None
+    return tuple(read)

@@ -37,10 +37,12 @@ from host.rollecate.belief import (
 from host.rollecate.cards import CardBook, Kind, default_book
 from host.rollecate.discard import DiscardAdvice, Pile, advise
 from host.rollecate.observation import (
+    AcceptEvent,
     DiceEvent,
     DoneEvent,
     Event,
     PassEvent,
+    Spread,
     TableView,
     parse_event,
 )
@@ -61,6 +63,10 @@ from host.rollecate.rules import (
 from host.rollecate.scoring import Scoring, score_seat, score_table
 from host.rollecate.words import card_words, cards_words, dice_words, ordinal, plural
 from host.turns import TurnIndicator
+
+SPREAD_OUT = ("spread out your discard pile and your hand in front of you for the final count: "
+              "every card, none covering another, your pile's place left empty")
+"""What the players do at the end: the camera then counts every card."""
 
 
 class Stage(Enum):
@@ -108,6 +114,11 @@ class Verdict:
     """For ``win``: True when the count rests on nothing the referee had to assume."""
     assumed: tuple[Mapping[str, Any], ...] = ()
     """For ``win``: each seat whose count rests on an assumption (``{"seat", "what"}``)."""
+    disagree: tuple[Mapping[str, Any], ...] = ()
+    """For ``illegal`` at the final count: each seat whose cards disagree with the game the
+    referee followed, and how (``{"seat", "what"}``)."""
+    accepted: tuple[Mapping[str, Any], ...] = ()
+    """For ``win``: the disagreements the players accepted."""
 
     def to_json(self) -> dict[str, Any]:
         """The verdict as one JSON object, without the fields that do not apply."""
@@ -121,6 +132,8 @@ class Verdict:
             "advice": self.advice,
             "scores": self.scores,
             "assumed": [dict(entry) for entry in self.assumed],
+            "disagree": [dict(entry) for entry in self.disagree],
+            "accepted": [dict(entry) for entry in self.accepted],
         }
         data.update({key: value for key, value in optional.items() if value})
         if self.exact is not None:
@@ -206,6 +219,10 @@ class Referee:
     their final count says it may be wrong."""
     maybe_finished: Worlds | None = None
     """Worlds in which the turn may be finished or half-way: the player's ``done`` decides."""
+    disputed: tuple[tuple[str, ...], ...] | None = None
+    """A final spread the referee disputed: what the players may accept."""
+    disagreement: tuple[Mapping[str, Any], ...] = ()
+    """How ``disputed`` disagrees with the game followed."""
     winners: tuple[int, ...] = ()
     """The winners, once the game is scored."""
     scoring: Scoring | None = None
@@ -288,18 +305,21 @@ class Referee:
             return self.dice(event.faces)
         if isinstance(event, PassEvent):
             return self.declare_pass()
+        if isinstance(event, AcceptEvent):
+            return self.accept()
         if isinstance(event, DoneEvent):
             return self.declare_done(event.seat)
         return self.observe(event)
 
     def observe(self, view: TableView) -> Verdict:
         """Judge what the table shows now."""
-        problem = self._other_piles_problem(view)
+        spreading = self.stage is Stage.END and view.spread is not None
+        problem = None if spreading else self._other_piles_problem(view)
         if problem:
             return self._illegal(problem)
         if self.stage is Stage.END:
             return self._final_count(view)
-        if view.hands is not None:
+        if view.hands is not None or view.spread is not None:
             return self._illegal("the game is not over: keep your hands to yourselves")
         if self.stage is Stage.ACTION:
             return self._judge_action(view)
@@ -329,6 +349,15 @@ class Referee:
         move = {"action": "build", "cards": list(self.build), "wheels": self.wheels}
         return self._settle(move, outcome)
 
+    def accept(self) -> Verdict:
+        """The players accept the final count the table shows, though the referee disputed
+        it (typed in): every card was seen, so the count is exact; the win says what was
+        accepted."""
+        if self.stage is not Stage.END or self.disputed is None:
+            return self._illegal("there is no disputed final count to accept")
+        scoring = self._scoring(self.disputed)
+        return self._win(scoring, (), self.disagreement)
+
     def declare_pass(self) -> Verdict:
         """The player on turn passes (said out loud, by a button or typed in)."""
         if self.stage is not Stage.ACTION:
@@ -347,10 +376,14 @@ class Referee:
         if self.stage is Stage.ACTION:
             return self._unseen_chaos_discard() or self._waiting(self._action_prompt())
         if self.stage is Stage.END:
-            # With every hand empty there is nothing to spread: the button ends the game.
+            # With every hand empty and every pile known, there is nothing the spread could
+            # tell: the button ends the game. Otherwise the count waits for the spread.
             empty = all(not any(world.held) for world in self.worlds)
             hands = tuple(() for _ in range(self.seats)) if empty else None
-            return self._final_count(TableView(None, None, None, hands))
+            counted = self._count(TableView(None, None, None, hands))
+            if isinstance(counted, Verdict) or counted[1]:
+                return self._waiting((SPREAD_OUT,))
+            return self._win(counted[0], (), ())
         if self.stage is Stage.CHAOS:
             return self._end_chaos()
         if self.stage is Stage.SETTLE and self.maybe_finished is not None:
@@ -605,7 +638,7 @@ class Referee:
         self.maybe_finished, self.owed = None, frozenset()
         if self.draw_left == 0:
             self.stage = Stage.END
-            said = (*said, "the draw pile is empty: the game is over; spread your hands out")
+            said = (*said, f"the draw pile is empty: the game is over; {SPREAD_OUT}")
             return Verdict("move", seat, None, move=move, instructions=said)
         self.seat = (self.seat + 1) % self.seats
         self.draw_left -= 1
@@ -626,23 +659,39 @@ class Referee:
     def _final_count(self, view: TableView) -> Verdict:
         counted = self._count(view)
         if isinstance(counted, Verdict):
+            if counted.disagree:
+                assert view.spread is not None  # only a spread is disputed
+                self.disputed = tuple(tuple(name for name in cards if name is not None)
+                                      for cards in view.spread if cards is not None)
+                self.disagreement = counted.disagree
             return counted
         scoring, assumed = counted
+        return self._win(scoring, tuple(assumed), ())
+
+    def _win(self, scoring: Scoring, assumed: tuple[Mapping[str, Any], ...],
+             accepted: tuple[Mapping[str, Any], ...]) -> Verdict:
         self.stage, self.winners, self.scoring = Stage.DONE, scoring.winners, scoring
+        self.disputed, self.disagreement = None, ()
         winners = " and ".join(f"seat {seat}" for seat in scoring.winners)
-        said = (f"{winners} won", *(entry["what"] for entry in assumed))
+        said = (f"{winners} won", *(entry["what"] for entry in assumed),
+                *(f"accepted: {entry['what']}" for entry in accepted))
         return Verdict("win", None, None, scores=scoring.to_json(), instructions=said,
-                       exact=not assumed, assumed=tuple(assumed))
+                       exact=not assumed, assumed=assumed, accepted=accepted)
+
+    def _scoring(self, seats: Iterable[Iterable[str]]) -> Scoring:
+        return score_table([[self.book.value(name) for name in cards] for cards in seats])
 
     def _count(self, view: TableView) -> tuple[Scoring, list[dict[str, Any]]] | Verdict:
         """The final count the table shows, and what it had to assume seat by seat (a verdict
         instead when the table cannot be counted yet)."""
+        if view.spread is not None:
+            return self._count_spread(view.spread)
         hands = view.hands
         if hands is None and all(not any(world.held) and not any(world.piles)
                                  for world in self.worlds):
             hands = tuple(() for _ in range(self.seats))  # nothing to spread: all is seen
         if hands is None:
-            return self._waiting(("spread your hands out for the final count",))
+            return self._waiting((SPREAD_OUT,))
         # The hands settle what the camera could not see: how many cards each seat kept, and
         # which chaos cards never went on a pile.
         in_hands = Counter(name for hand in hands for name in hand
@@ -678,6 +727,84 @@ class Referee:
                     f"the camera did not see all of seat {seat}'s discard pile: counted as "
                     f"{cards_words(pile, self.book) or 'empty'} ({self._total(pile)} points)")})
         return scoring, assumed
+
+    def _count_spread(self, spread: Spread) -> tuple[Scoring, list[dict[str, Any]]] | Verdict:
+        """The count of every card spread out, once it is read in full and agrees with the game
+        followed (else a verdict: waiting for a clearer view, or the disagreement)."""
+        unread = [seat for seat, cards in enumerate(spread) if cards is None or None in cards]
+        if unread:
+            seats = " and ".join(f"seat {seat}" for seat in unread)
+            return self._waiting((f"the camera cannot read every card of {seats}: spread them "
+                                  "so none covers another",))
+        cards = tuple(tuple(name for name in shown if name is not None)
+                      for shown in spread if shown is not None)
+        disagree = self._spread_problems(cards)
+        if disagree:
+            return Verdict(
+                "illegal", None, None, reason="; ".join(entry["what"] for entry in disagree),
+                instructions=("put the cards right, or type accept to count them as they lie",),
+                disagree=tuple(disagree))
+        return self._scoring(cards), []
+
+    def _spread_problems(self, spread: tuple[tuple[str, ...], ...]) -> list[dict[str, Any]]:
+        """How the spread cards disagree with every world the referee followed (none if one
+        agrees), seat by seat, in the players' words."""
+        table = [*self.railway, *(name for cards in spread for name in cards)]
+        over = self._over_copies(table)
+        if over:
+            name, copies = over
+            seats = [seat for seat, cards in enumerate(spread) if name in cards]
+            return [{"seat": seat, "what": f"seat {seat} shows {card_words(name, self.book)}: "
+                     f"{copies}"} for seat in seats]
+        worlds = sorted(self.worlds)
+        if any(self._spread_fits(world, spread, range(self.seats)) for world in worlds):
+            return []
+        problems = []
+        for seat, cards in enumerate(spread):
+            if any(self._spread_fits(world, spread, (seat,)) for world in worlds):
+                continue
+            problems.append({"seat": seat, "what": self._spread_words(seat, cards, worlds)})
+        return problems or [{"seat": None, "what": "the seats' cards do not fit together: "
+                             "a chaos card shown twice, or one that lies on a pile"}]
+
+    def _spread_fits(self, world: World, spread: tuple[tuple[str, ...], ...],
+                     seats: Iterable[int]) -> bool:
+        """True if ``seats``' spread cards are their piles in ``world`` and a hand of the size
+        the world has, with no chaos card that lies on a pile. A seat whose pile could not be
+        followed every way is taken as it shows."""
+        in_hands: Counter[str] = Counter()
+        for seat in seats:
+            if seat in self.guessed:
+                continue
+            shown, pile = Counter(spread[seat]), Counter(world.piles[seat])
+            if pile - shown or len(spread[seat]) != len(world.piles[seat]) + world.held[seat]:
+                return False
+            in_hands += Counter(name for name in (shown - pile).elements()
+                                if self.book.card(name).kind is Kind.CHAOS)
+        return not in_hands - Counter(world.unseen)
+
+    def _spread_words(self, seat: int, cards: tuple[str, ...], worlds: list[World]) -> str:
+        """How one seat's cards disagree with the likeliest way its pile and hand can be."""
+        shown = Counter(cards)
+
+        def distance(world: World) -> int:
+            missing = sum((Counter(world.piles[seat]) - shown).values())
+            return missing + abs(len(cards) - len(world.piles[seat]) - world.held[seat])
+
+        world = min(worlds, key=distance)
+        missing = sorted((Counter(world.piles[seat]) - shown).elements())
+        should = len(world.piles[seat]) + world.held[seat]
+        if missing:
+            return (f"seat {seat}'s spread lacks {cards_words(missing, self.book)} that its "
+                    f"discard pile holds")
+        if len(cards) != should:
+            return (f"seat {seat} shows {plural(len(cards), 'card')}; its discard pile and hand "
+                    f"hold {should}")
+        extra = sorted(name for name in (shown - Counter(world.piles[seat])).elements()
+                       if self.book.card(name).kind is Kind.CHAOS
+                       and name not in world.unseen)
+        return (f"seat {seat} shows {cards_words(extra, self.book)} that its pile and hand "
+                "could not hold: it lies on another discard pile")
 
     def _agrees_with_count(self, view: TableView) -> bool:
         """True if a table seen after the game was scored shows the same count."""
@@ -775,10 +902,15 @@ class Referee:
         return sure
 
     def _impossible_cards(self, cards: list[str]) -> str | None:
+        over = self._over_copies(cards)
+        return None if over is None else over[1]
+
+    def _over_copies(self, cards: list[str]) -> tuple[str, str] | None:
+        """The first card the table shows more copies of than the deck has, and why."""
         in_deck = Counter(self.book.full_deck())
         for name, count in sorted(Counter(cards).items()):
             if count > in_deck[name]:
-                return f"the table shows {count} x {name}; the deck has {in_deck[name]}"
+                return name, f"the table shows {count} x {name}; the deck has {in_deck[name]}"
         return None
 
     def _total(self, pile: Pile) -> int:
