@@ -6,10 +6,21 @@ Each fault's transcript is the issue's own, kept in tests/fixtures/rollecate/fau
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+from rollecate_tables import CARDS
+
 from host.rollecate.referee import judge_file
+from vision.observation import RollecateObservation
+from vision.pipeline import CardReading, Pipeline
+from vision.rollecate_scene import lay_rollecate, rollecate_layout
+from vision.rollecate_table import final_spread_most
+from vision.rollecate_zones import rollecate_observation
+from vision.scene import Look, difficulty, photograph
+from vision.table import Placement
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rollecate"
 
@@ -114,3 +125,36 @@ def test_a_spread_with_a_copy_the_deck_does_not_have_is_disputed(tmp_path: Path)
 def test_accept_without_a_dispute_is_refused(tmp_path: Path) -> None:
     verdicts = _judge_lines(tmp_path, [*FOUR_ONES, {"accept": True}])
     assert verdicts[-1]["reason"] == "there is no disputed final count to accept"
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 11), (3, 12), (4, 13)])
+def test_the_camera_reads_every_card_of_the_final_count_with_the_railway_cleared(
+    players: int, seed: int
+) -> None:
+    """Rendered and read by the recognizer: every seat's cards in rows in front of it, as many
+    as fit readably, none on the railway (cleared away with its start tile)."""
+    rng = random.Random(seed)
+    deck = [name for name in CARDS if not name.startswith("chaos")]
+    rng.shuffle(deck)
+    most = final_spread_most(players)
+    spread = tuple(tuple(sorted(deck.pop() for _ in range(count)))
+                   for count in (most, *(rng.randint(0, most) for _ in range(players - 1))))
+    table = RollecateObservation((), 0, tuple(() for _ in range(players)), spread=spread)
+    look = Look.draw(seed, difficulty("easy"))
+    image, _ = photograph(lay_rollecate(table, look, seed), 0, hands=0)
+    pipeline = Pipeline(deck="rollecate", players=players)
+    pipeline.read(image)  # the first frame finds the markers
+    assert pipeline.read(image).observation == table, f"seed {seed}"
+
+
+def test_a_final_count_with_a_card_out_of_reach_is_not_read() -> None:
+    """A card in the middle of a cleared table is nobody's: no count is read, not a guess."""
+    spread = (("track-1", "track-2"), ("track-3",))
+    table = RollecateObservation((), 0, ((), ()), spread=spread)
+    laid, _ = rollecate_layout(table, 3)
+    cards = [CardReading(card.name, 1.0, card.placement.corners(), card.placement.corners())
+             for card in laid if not card.face_down]
+    assert rollecate_observation(cards, 2, None, None) == table
+    middle = Placement((450.0, 350.0), 0.0)
+    stray = CardReading("rollecate/track-4", 1.0, middle.corners(), middle.corners())
+    assert rollecate_observation([*cards, stray], 2, None, None) is None

@@ -95,6 +95,9 @@ class RollecateObservation:
     hands: tuple[tuple[str, ...], ...] | None = None
     """Each seat's hand spread out at the end of the game, from the player's left; None while
     no hand is shown."""
+    spread: tuple[tuple[str, ...], ...] | None = None
+    """The final count: each seat's every card (sorted by name), read when every pile's place
+    is empty and cards lie spread in front of the players; None otherwise."""
 
     def to_json(self) -> dict[str, Any]:
         """The public JSON object."""
@@ -102,6 +105,8 @@ class RollecateObservation:
                                 "discard": [list(pile) for pile in self.discard]}
         if self.hands is not None:
             data["hands"] = [list(hand) for hand in self.hands]
+        if self.spread is not None:
+            data["spread"] = [list(cards) for cards in self.spread]
         return data
 
     @staticmethod
@@ -109,11 +114,12 @@ class RollecateObservation:
         """Read the public JSON object back (names as given; the referee checks the cards)."""
         if not isinstance(data, dict) or not isinstance(data.get("railway"), list):
             raise ObservationError('a Rollecate observation has "railway", "train", "discard"')
-        hands = data.get("hands")
+        hands, spread = data.get("hands"), data.get("spread")
         return RollecateObservation(
             tuple(str(name) for name in data["railway"]), int(data["train"]),
             tuple(tuple(str(name) for name in pile) for pile in data.get("discard", [])),
-            None if hands is None else tuple(tuple(str(name) for name in h) for h in hands))
+            None if hands is None else tuple(tuple(str(name) for name in h) for h in hands),
+            None if spread is None else tuple(tuple(str(name) for name in s) for s in spread))
 
 
 TableObservation = TrainsObservation | RollecateObservation

@@ -319,7 +319,10 @@ class Referee:
             return self._illegal(problem)
         if self.stage is Stage.END:
             return self._final_count(view)
-        if view.hands is not None or view.spread is not None:
+        if view.spread is not None:
+            # Not a count before the end: most likely a railway the camera lost for a moment.
+            return self._waiting(("the game is not over: the camera does not see the railway",))
+        if view.hands is not None:
             return self._illegal("the game is not over: keep your hands to yourselves")
         if self.stage is Stage.ACTION:
             return self._judge_action(view)
@@ -480,7 +483,8 @@ class Referee:
         seat = self.seat
         steps = frozenset(
             (world, left)
-            for world, left in advance(self.chaos, seat, pile_view, self.book.value)
+            for world, left in self._followed(advance(self.chaos, seat, pile_view,
+                                                      self.book.value))
             if 0 < len(world.unseen) - len(left) <= world.held[seat]
         )
         if not steps:
@@ -544,15 +548,19 @@ class Referee:
         value = self.book.value
         # Any number of cards may have gone down since the last view (a player faster than
         # the camera): following only a few would silently lose the table as it is.
-        states = advance(self.owed, self.seat, pile_view, value)
-        if not states or len(states) >= MAX_STEPS:
-            self.guessed.add(self.seat)  # some ways through the discard were not followed
+        states = self._followed(advance(self.owed, self.seat, pile_view, value))
         if not states:
-            # More cards went down than the camera saw one by one: explain the pile from the
-            # start of the discard, all at once, in the likeliest world (a bounded search);
-            # ``worlds`` still holds the piles as they were before the discard.
-            states = advance([(self.likely, tuple(sorted(settlement.penalty)))], self.seat,
-                             pile_view, value)
+            # Some way was let go that this view needed: explain the pile from the start of the
+            # discard, all at once, in every world (``worlds`` still holds the piles as they
+            # were before the discard).
+            self.guessed.add(self.seat)
+            owed = tuple(sorted(settlement.penalty))
+            states = self._followed(advance([(world, owed) for world in self.worlds], self.seat,
+                                            pile_view, value))
+        if not states and self.seat in self.guessed:
+            # A pile the referee could not follow every way: it is as it shows.
+            states = frozenset((world.with_pile(self.seat, pile_view), ())
+                               for world in self.worlds)
         if not states:
             return self._illegal(
                 f"seat {self.seat}'s discard pile cannot show that: put down "
@@ -781,7 +789,8 @@ class Referee:
                 return False
             in_hands += Counter(name for name in (shown - pile).elements()
                                 if self.book.card(name).kind is Kind.CHAOS)
-        return not in_hands - Counter(world.unseen)
+        # Where a pile was let go, which chaos cards lie on the piles is not sure either.
+        return bool(self.guessed) or not in_hands - Counter(world.unseen)
 
     def _spread_words(self, seat: int, cards: tuple[str, ...], worlds: list[World]) -> str:
         """How one seat's cards disagree with the likeliest way its pile and hand can be."""
@@ -856,6 +865,16 @@ class Referee:
         on_turn = self.seat if self.stage not in (Stage.END, Stage.DONE) else None
         return Verdict("illegal", on_turn, on_turn, reason=reason, instructions=said)
 
+    def _followed(self, steps: frozenset[Step]) -> frozenset[Step]:
+        """``steps`` as ``advance`` found them; when it had to let some go, every seat whose
+        piles differ among them is marked as guessed (the let go may have been the truth)."""
+        if len(steps) >= MAX_STEPS:
+            for seat in range(self.seats):
+                if len({world.piles[seat] for world, _ in steps}) > 1:
+                    self.guessed.add(seat)
+            self.guessed.add(self.seat)
+        return steps
+
     def _keep(self, worlds: Iterable[World]) -> Worlds:
         """The worlds the referee can afford to keep; seats whose piles differ among the
         worlds let go are marked as guessed, so the final count says so."""
@@ -884,6 +903,9 @@ class Referee:
             if seat == self.seat or shown is None:
                 continue
             narrowed = fitting(self.worlds, seat, shown)
+            if not narrowed and seat in self.guessed:
+                # A pile the referee could not follow every way: it is as it shows.
+                narrowed = frozenset(world.with_pile(seat, shown) for world in self.worlds)
             if not narrowed:
                 return f"seat {seat}'s discard pile changed, but it is seat {self.seat}'s turn"
             self.worlds = narrowed
