@@ -11,8 +11,9 @@ lets the final count (the spread hands) settle the rest. A pile seen with more t
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from host.rollecate.discard import Pile, reachable
@@ -36,10 +37,19 @@ class World:
     """The chaos cards not on any discard pile (in a hand, the draw pile or removed), sorted."""
     held: tuple[int, ...]
     """How many cards each seat holds."""
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Worlds live in sets by the thousand: hash the nested tuples once, not at every look.
+        object.__setattr__(self, "_hash", hash((self.piles, self.unseen, self.held)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def with_pile(self, seat: int, pile: Pile) -> World:
         """The same world with seat's discard pile replaced."""
-        return replace(self, piles=(*self.piles[:seat], pile, *self.piles[seat + 1 :]))
+        # Made directly: ``dataclasses.replace`` costs much more, and this runs in the loops.
+        return World((*self.piles[:seat], pile, *self.piles[seat + 1 :]), self.unseen, self.held)
 
     def with_held(self, seat: int, change: int) -> World:
         """The same world with seat's hand grown (or shrunk) by ``change`` cards."""
@@ -81,7 +91,13 @@ def fitting(worlds: Iterable[World], seat: int, view: Pile) -> Worlds:
 
 def points(world: World, value: Value) -> int:
     """All points on the discard piles of a world."""
-    return sum(value(name) for pile in world.piles for name in pile)
+    return sum(_pile_points(pile, value) for pile in world.piles)
+
+
+@lru_cache(maxsize=65536)
+def _pile_points(pile: Pile, value: Value) -> int:
+    """A pile's points, remembered: worlds share their piles, and ordering worlds asks often."""
+    return sum(value(name) for name in pile)
 
 
 def likeliest(worlds: Iterable[World], value: Value) -> World:
@@ -107,16 +123,15 @@ def advance(steps: Iterable[Step], seat: int, view: Pile, value: Value) -> froze
         starts.setdefault((world.piles[seat], left), []).append(world)
     found: set[Step] = set()
     for (pile, left), worlds in starts.items():
-        for shown, lefts in _reachable(pile, left, value).items():
-            if shows(view, shown):
-                for world in worlds:
-                    moved = world.with_pile(seat, shown)
-                    found.update((moved, rest) for rest in lefts)
+        for shown, lefts in _reachable_showing(pile, left, value, view):
+            for world in worlds:
+                moved = world.with_pile(seat, shown)
+                found.update((moved, rest) for rest in lefts)
     whole = seen_whole(view, (world.piles[seat] for world, _ in found))
     kept = [step for step in found if step[0].piles[seat] in whole]
     if len(kept) > MAX_STEPS:
-        kept.sort(key=lambda step: (points(step[0], value), step))
-    return frozenset(kept[:MAX_STEPS])
+        kept = heapq.nsmallest(MAX_STEPS, kept, key=lambda step: (points(step[0], value), step))
+    return frozenset(kept)
 
 
 def finished_unseen(steps: Iterable[Step], seat: int, value: Value) -> Worlds:
@@ -130,7 +145,30 @@ def finished_unseen(steps: Iterable[Step], seat: int, value: Value) -> Worlds:
     return frozenset(found)
 
 
-@lru_cache(maxsize=4096)
 def _reachable(pile: Pile, left: Pile, value: Value) -> dict[Pile, set[Pile]]:
-    """``discard.reachable``, remembered: each view of a pile asks again from the same starts."""
-    return reachable(pile, left, value)
+    """``discard.reachable``, from the pile's top part only: k cards put down can combine away
+    at most k cards of the pile, so the cards under its top k stay as they are."""
+    cut = max(0, len(pile) - len(left))
+    below, found = pile[:cut], _reachable_top(pile[cut:], left, value)
+    return {below + shown: lefts for shown, lefts in found.items()}
+
+
+def _reachable_showing(pile: Pile, left: Pile, value: Value, view: Pile
+                       ) -> Iterable[tuple[Pile, set[Pile]]]:
+    """The piles of ``_reachable`` that ``view`` may show (compared on the top part first: most
+    are not, and the whole pile is only made for those that are)."""
+    cut = max(0, len(pile) - len(left))
+    below = pile[:cut]
+    for top, lefts in _reachable_top(pile[cut:], left, value).items():
+        if view and len(view) <= len(top):
+            if top[len(top) - len(view):] == view:
+                yield below + top, lefts
+        elif shows(view, below + top):
+            yield below + top, lefts
+
+
+@lru_cache(maxsize=16384)
+def _reachable_top(top: Pile, left: Pile, value: Value) -> dict[Pile, set[Pile]]:
+    """``discard.reachable``, remembered: each view of a pile asks again from the same starts,
+    and many piles share their top."""
+    return reachable(top, left, value)
