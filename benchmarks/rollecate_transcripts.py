@@ -39,9 +39,9 @@ def main() -> None:
           f"random and greedy), {tally.verdicts} verdicts, final count: {args.final}")
     print(f"false illegal: {len(tally.false_illegal)}; lost turns: {len(tally.lost_turns)}; "
           f"inexact counts: {len(tally.inexact)}; wrong silently: {len(tally.silent)}")
-    print(f"referee: {1000 * statistics.median(times):.0f} ms per game (p50), "
+    print(f"referee (processor time): {1000 * statistics.median(times):.0f} ms per game (p50), "
           f"{1000 * times[int(0.95 * (len(times) - 1))]:.0f} ms p95, "
-          f"{1000 * times[-1]:.0f} ms worst; {wall:.1f} s in all")
+          f"{1000 * times[-1]:.0f} ms worst ({tally.slowest[1]}); {wall:.1f} s wall in all")
     for kind, games in tally.problems().items():
         print(f"{kind}:")
         for game in games[:10]:

@@ -30,7 +30,9 @@ class Tally:
     silent: list[str] = field(default_factory=list)
     """Games whose count was wrong for a seat it did not name in ``assumed``."""
     seconds: list[float] = field(default_factory=list)
-    """The referee's time per game."""
+    """The referee's processor time per game (not wall time: the machine is shared)."""
+    slowest: tuple[float, str] = (0.0, "")
+    """The game the referee took longest over."""
 
     def problems(self) -> dict[str, list[str]]:
         """Every kind of failure that occurred."""
@@ -49,12 +51,14 @@ def check(tally: Tally, seed: int, seats: int, policy: str, final: str = "spread
     """Play one game, show it to the referee as a camera would and add what went wrong."""
     game = play(seed, seats, policy)
     lines = Camera(random.Random(seed)).lines(game, final)
-    started = time.perf_counter()
+    started = time.process_time()
     verdicts = judge(game, lines)
-    tally.seconds.append(time.perf_counter() - started)
+    seconds = time.process_time() - started
+    tally.seconds.append(seconds)
     tally.games += 1
     tally.verdicts += len(verdicts)
     name = f"seed {seed}, {seats} seats, {policy}"
+    tally.slowest = max(tally.slowest, (seconds, name))
     illegal = [index for index, verdict in enumerate(verdicts) if verdict["verdict"] == "illegal"]
     if illegal:
         first = illegal[0]

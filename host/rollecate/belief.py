@@ -114,24 +114,33 @@ def pruned(worlds: Iterable[World], value: Value) -> Worlds:
     return frozenset(ordered[:MAX_WORLDS])
 
 
-def advance(steps: Iterable[Step], seat: int, view: Pile, value: Value) -> frozenset[Step]:
+def advance(steps: Iterable[Step], seat: int, view: Pile, value: Value
+            ) -> tuple[frozenset[Step], bool]:
     """Every way on from ``steps`` (some more of the cards put on seat's pile in some order,
-    combining or not) that ``view`` may show; the likeliest ``MAX_STEPS`` of them."""
+    combining or not) that ``view`` may show, at most the likeliest ``MAX_STEPS`` of them; and
+    whether that is every way (False: some were let go)."""
     # Worlds that differ only in other seats' piles go on the same way: work it out once.
     starts: dict[tuple[Pile, Pile], list[World]] = {}
     for world, left in steps:
         starts.setdefault((world.piles[seat], left), []).append(world)
-    found: set[Step] = set()
-    for (pile, left), worlds in starts.items():
-        for shown, lefts in _reachable_showing(pile, left, value, view):
-            for world in worlds:
-                moved = world.with_pile(seat, shown)
-                found.update((moved, rest) for rest in lefts)
-    whole = seen_whole(view, (world.piles[seat] for world, _ in found))
-    kept = [step for step in found if step[0].piles[seat] in whole]
-    if len(kept) > MAX_STEPS:
-        kept = heapq.nsmallest(MAX_STEPS, kept, key=lambda step: (points(step[0], value), step))
-    return frozenset(kept)
+    options = [(pile, worlds, list(_reachable_showing(pile, left, value, view)))
+               for (pile, left), worlds in starts.items()]
+    if len(view) > 1 and any(len(shown) == len(view) for _, _, ways in options
+                             for shown, _ in ways):
+        # A pile seen spread out with as many cards as it may hold is seen whole.
+        options = [(pile, worlds, [way for way in ways if len(way[0]) == len(view)])
+                   for pile, worlds, ways in options]
+    total = sum(len(worlds) * len(lefts) for _, worlds, ways in options for _, lefts in ways)
+    candidates = (
+        (points(world, value) - _pile_points(pile, value) + _pile_points(shown, value),
+         world, shown, rest)
+        for pile, worlds, ways in options for shown, lefts in ways
+        for world in worlds for rest in lefts)
+    # The likeliest first (fewest points on the piles), chosen before any world is made: a long
+    # run of unseen discards can offer millions.
+    chosen = candidates if total <= MAX_STEPS else heapq.nsmallest(MAX_STEPS, candidates)
+    found = frozenset((world.with_pile(seat, shown), rest) for _, world, shown, rest in chosen)
+    return found, total <= MAX_STEPS
 
 
 def finished_unseen(steps: Iterable[Step], seat: int, value: Value) -> Worlds:

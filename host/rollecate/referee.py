@@ -24,7 +24,6 @@ from typing import Any
 from host.errors import BadInputError
 from host.jsonl import read_json_lines
 from host.rollecate.belief import (
-    MAX_STEPS,
     Step,
     World,
     Worlds,
@@ -865,10 +864,11 @@ class Referee:
         on_turn = self.seat if self.stage not in (Stage.END, Stage.DONE) else None
         return Verdict("illegal", on_turn, on_turn, reason=reason, instructions=said)
 
-    def _followed(self, steps: frozenset[Step]) -> frozenset[Step]:
-        """``steps`` as ``advance`` found them; when it had to let some go, every seat whose
-        piles differ among them is marked as guessed (the let go may have been the truth)."""
-        if len(steps) >= MAX_STEPS:
+    def _followed(self, advanced: tuple[frozenset[Step], bool]) -> frozenset[Step]:
+        """The steps ``advance`` found; when it had to let some go, every seat whose piles
+        differ among them is marked as guessed (the let go may have been the truth)."""
+        steps, every = advanced
+        if not every:
             for seat in range(self.seats):
                 if len({world.piles[seat] for world, _ in steps}) > 1:
                     self.guessed.add(seat)
