@@ -69,7 +69,6 @@ def test_a_build_arms_the_roll_button_and_the_boards_dice_go_to_the_referee(
         ("dice wheel, blank", {"dice": ["wheel", "blank"]}),
         ("pass", {"pass": True}),
         ("done", {"done": True}),
-        ("accept", {"accept": True}),
         ("roll x", None),
         ("roll", None),
         ("hello", None),

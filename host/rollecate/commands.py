@@ -199,12 +199,13 @@ FACE_WORDS = {"w": "wheel", "wheel": "wheel", "b": "blank", "blank": "blank"}
 
 
 def typed_line(text: str) -> dict[str, Any] | None:
-    """A referee line from what a player typed: ``roll w b w`` (dice rolled by hand), ``pass``,
-    ``done`` or ``accept`` (a disputed final count as the table shows it); None for anything
-    else."""
+    """A referee line from what a player typed: ``roll w b w`` (dice rolled by hand), ``pass``
+    or ``done``; None for anything else."""
     words = text.lower().replace(",", " ").split()
-    if words in (["pass"], ["done"], ["accept"]):
-        return {words[0]: True}
+    if words == ["pass"]:
+        return {"pass": True}
+    if words == ["done"]:
+        return {"done": True}
     if len(words) > 1 and words[0] in ("roll", "dice"):
         faces = [FACE_WORDS.get(word) for word in words[1:]]
         if None not in faces:
@@ -215,8 +216,7 @@ def typed_line(text: str) -> dict[str, Any] | None:
 INPUTS = GameInputs(
     typed=typed_line,
     button=lambda press: {"done": True, "seat": press.seat},
-    help="roll w b ... (dice rolled by hand: w wheel, b blank), pass, done, accept (the final "
-         "count as the table shows it)",
+    help="roll w b ... (dice rolled by hand: w wheel, b blank), pass, done",
 )
 """Rollecate's inputs besides the camera: a seat's short press says its turn is done."""
 
