@@ -5,6 +5,7 @@ Each fault's transcript is the issue's own, kept in tests/fixtures/rollecate/fau
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from pathlib import Path
@@ -13,7 +14,12 @@ from typing import Any
 import pytest
 from rollecate_tables import CARDS
 
-from host.rollecate.referee import judge_file
+from host.context import AppContext
+from host.journal import Journal
+from host.rollecate.observation import is_event
+from host.rollecate.referee import judge_file, open_referee
+from host.session import Session
+from host.table_loop import BoardInput, PlayerControl, TableLoop, TableSeen
 from vision.observation import RollecateObservation
 from vision.pipeline import CardReading, Pipeline
 from vision.rollecate_scene import lay_rollecate, rollecate_layout
@@ -109,8 +115,11 @@ def test_a_spread_that_disagrees_names_the_seat_and_waits_for_a_correction_or_an
     ]
     assert win["verdict"] == "win" and win["exact"] is True
     assert win["scores"]["winners"] == [0]  # 4 points in 3 cards against 5 in 2
-    accepted = _judge_lines(tmp_path, [*FOUR_ONES, {**LAST, "spread": wrong}, {"accept": True}])
+    # The app's accept sends the table last seen, marked accepted.
+    accepted = _judge_lines(tmp_path, [*FOUR_ONES, {**LAST, "spread": wrong},
+                                       {**LAST, "spread": wrong, "accepted": True}])
     assert accepted[-1]["verdict"] == "win" and accepted[-1]["accepted"] == disputed["disagree"]
+    assert accepted[-1]["exact"] is True  # every card was seen
     assert [seat["total"] for seat in accepted[-1]["scores"]["seats"]] == [6, 9]
 
 
@@ -122,9 +131,9 @@ def test_a_spread_with_a_copy_the_deck_does_not_have_is_disputed(tmp_path: Path)
          "has 1"}]
 
 
-def test_accept_without_a_dispute_is_refused(tmp_path: Path) -> None:
-    verdicts = _judge_lines(tmp_path, [*FOUR_ONES, {"accept": True}])
-    assert verdicts[-1]["reason"] == "there is no disputed final count to accept"
+def test_only_a_final_count_can_be_accepted_as_it_is(tmp_path: Path) -> None:
+    verdicts = _judge_lines(tmp_path, [*FOUR_ONES[:3], {**FOUR_ONES[4], "accepted": True}])
+    assert verdicts[-1]["reason"] == "only a final count spread out can be accepted as it is"
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 11), (3, 12), (4, 13)])
@@ -158,3 +167,20 @@ def test_a_final_count_with_a_card_out_of_reach_is_not_read() -> None:
     middle = Placement((450.0, 350.0), 0.0)
     stray = CardReading("rollecate/track-4", 1.0, middle.corners(), middle.corners())
     assert rollecate_observation([*cards, stray], 2, None, None) is None
+
+
+def test_the_apps_accept_button_accepts_a_disputed_count(tmp_path: Path) -> None:
+    """At a table: the disputed spread is said after a while, and the accept button (the web
+    view's, or "a" typed) judges the table last seen again, marked accepted."""
+    out = io.StringIO()
+    wrong = [["track-2", "track-1", "track-3"], ["track-3", "track-2", "track-4"]]
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        app = AppContext(out=out, journal=journal, camera="none", board="none")
+        session = Session.start("rollecate", FOUR_ONES[0], open_referee, journal, {})
+        loop = TableLoop(session, app, "Rollecate", "rollecate")
+        for now, line in enumerate([*FOUR_ONES[1:], {**LAST, "spread": wrong}], start=1):
+            loop.handle(BoardInput(line) if is_event(line) else TableSeen(line), float(now))
+        assert session.referee.referee.scoring is None
+        loop.handle(PlayerControl("accept"), 30.0)
+        scoring = session.referee.referee.scoring
+        assert scoring is not None and [seat.total for seat in scoring.seats] == [6, 9]

@@ -12,8 +12,9 @@ each seat's every card (discard pile and hand) spread out for the final count (`
 seat, or a card, the camera cannot read), or ``hands`` each seat's hand alone. Events:
 ``{"dice": ["wheel", "blank", ...]}`` (a roll, from the board or typed in), ``{"pass": true}``
 (a pass the table cannot show), ``{"done": true, "seat": 2}`` (a player says their turn is
-complete: the seat's button; without ``seat``, the seat on turn) and ``{"accept": true}`` (the
-players accept a final count the referee disputes).
+complete: the seat's button; without ``seat``, the seat on turn). A ``spread`` line may carry
+``"accepted": true``: the players accept the count as the table shows it, though the referee
+disputed it.
 Cards are given by name or by value (a value stands for the regular track card).
 """
 
@@ -47,6 +48,9 @@ class TableView:
     spread: Spread | None = None
     """Each seat's every card (discard pile and hand), spread out for the final count; None
     for a seat, or a card, that cannot be read."""
+    accepted: bool = False
+    """The players accept this table as it is (the app's accept), though the referee
+    disputed it."""
 
 
 @dataclass(frozen=True)
@@ -70,16 +74,10 @@ class DoneEvent:
     """Whose button it was; None (typed in) means the seat on turn."""
 
 
-@dataclass(frozen=True)
-class AcceptEvent:
-    """The players accept the final count as the table shows it, though the referee disputes
-    it (typed in)."""
+Event = TableView | DiceEvent | PassEvent | DoneEvent
 
 
-Event = TableView | DiceEvent | PassEvent | DoneEvent | AcceptEvent
-
-
-EVENT_KEYS = ("dice", "pass", "done", "accept")
+EVENT_KEYS = ("dice", "pass", "done")
 """Lines of a referee file that are board (or button) events, not observations."""
 
 
@@ -106,11 +104,8 @@ def parse_event(data: object, book: CardBook, seats: int | None) -> Event:
         if data["pass"] is not True:
             raise BadInputError('a pass event is {"pass": true}')
         return PassEvent()
-    if "accept" in data:
-        if data["accept"] is not True:
-            raise BadInputError('an accept event is {"accept": true}')
-        return AcceptEvent()
-    known = {"railway", "train", "discard", "hands", "spread", "seats", "first", "draw_pile"}
+    known = {"railway", "train", "discard", "hands", "spread", "accepted", "seats", "first",
+             "draw_pile"}
     unknown = sorted(set(data) - known)
     if unknown or not set(data) & {"railway", "train", "discard", "hands", "spread"}:
         shown = ", ".join(unknown) if unknown else "nothing"
@@ -127,6 +122,7 @@ def parse_event(data: object, book: CardBook, seats: int | None) -> Event:
         discard=_piles(data.get("discard"), book, seats),
         hands=_hands(data.get("hands"), book, seats),
         spread=_spread(data.get("spread"), book, seats),
+        accepted=_accepted(data.get("accepted", False)),
     )
 
 
@@ -180,3 +176,9 @@ def _spread(data: object, book: CardBook, seats: int | None) -> Spread | None:
         except BadInputError as error:
             raise BadInputError(f"seat {seat} spread: {error}") from None
     return tuple(read)
+
+
+def _accepted(data: object) -> bool:
+    if not isinstance(data, bool):
+        raise BadInputError('"accepted" is true or false')
+    return data

@@ -36,7 +36,6 @@ from host.rollecate.belief import (
 from host.rollecate.cards import CardBook, Kind, default_book
 from host.rollecate.discard import DiscardAdvice, Pile, advise
 from host.rollecate.observation import (
-    AcceptEvent,
     DiceEvent,
     DoneEvent,
     Event,
@@ -218,10 +217,6 @@ class Referee:
     their final count says it may be wrong."""
     maybe_finished: Worlds | None = None
     """Worlds in which the turn may be finished or half-way: the player's ``done`` decides."""
-    disputed: tuple[tuple[str, ...], ...] | None = None
-    """A final spread the referee disputed: what the players may accept."""
-    disagreement: tuple[Mapping[str, Any], ...] = ()
-    """How ``disputed`` disagrees with the game followed."""
     winners: tuple[int, ...] = ()
     """The winners, once the game is scored."""
     scoring: Scoring | None = None
@@ -304,8 +299,6 @@ class Referee:
             return self.dice(event.faces)
         if isinstance(event, PassEvent):
             return self.declare_pass()
-        if isinstance(event, AcceptEvent):
-            return self.accept()
         if isinstance(event, DoneEvent):
             return self.declare_done(event.seat)
         return self.observe(event)
@@ -316,6 +309,8 @@ class Referee:
         problem = None if spreading else self._other_piles_problem(view)
         if problem:
             return self._illegal(problem)
+        if view.accepted and (self.stage is not Stage.END or view.spread is None):
+            return self._illegal("only a final count spread out can be accepted as it is")
         if self.stage is Stage.END:
             return self._final_count(view)
         if view.spread is not None:
@@ -350,15 +345,6 @@ class Referee:
         outcome = ride([self.book[name] for name in self.railway], self.train, self.wheels)
         move = {"action": "build", "cards": list(self.build), "wheels": self.wheels}
         return self._settle(move, outcome)
-
-    def accept(self) -> Verdict:
-        """The players accept the final count the table shows, though the referee disputed
-        it (typed in): every card was seen, so the count is exact; the win says what was
-        accepted."""
-        if self.stage is not Stage.END or self.disputed is None:
-            return self._illegal("there is no disputed final count to accept")
-        scoring = self._scoring(self.disputed)
-        return self._win(scoring, (), self.disagreement)
 
     def declare_pass(self) -> Verdict:
         """The player on turn passes (said out loud, by a button or typed in)."""
@@ -665,12 +651,14 @@ class Referee:
 
     def _final_count(self, view: TableView) -> Verdict:
         counted = self._count(view)
+        if isinstance(counted, Verdict) and counted.disagree and view.accepted:
+            # The players accept the table as it is: every card was seen, so the count is
+            # exact; the win says what they accepted.
+            assert view.spread is not None  # only a spread is disputed
+            cards = tuple(tuple(name for name in shown if name is not None)
+                          for shown in view.spread if shown is not None)
+            return self._win(self._scoring(cards), (), counted.disagree)
         if isinstance(counted, Verdict):
-            if counted.disagree:
-                assert view.spread is not None  # only a spread is disputed
-                self.disputed = tuple(tuple(name for name in cards if name is not None)
-                                      for cards in view.spread if cards is not None)
-                self.disagreement = counted.disagree
             return counted
         scoring, assumed = counted
         return self._win(scoring, tuple(assumed), ())
@@ -678,7 +666,6 @@ class Referee:
     def _win(self, scoring: Scoring, assumed: tuple[Mapping[str, Any], ...],
              accepted: tuple[Mapping[str, Any], ...]) -> Verdict:
         self.stage, self.winners, self.scoring = Stage.DONE, scoring.winners, scoring
-        self.disputed, self.disagreement = None, ()
         winners = " and ".join(f"seat {seat}" for seat in scoring.winners)
         said = (f"{winners} won", *(entry["what"] for entry in assumed),
                 *(f"accepted: {entry['what']}" for entry in accepted))
@@ -749,7 +736,7 @@ class Referee:
         if disagree:
             return Verdict(
                 "illegal", None, None, reason="; ".join(entry["what"] for entry in disagree),
-                instructions=("put the cards right, or type accept to count them as they lie",),
+                instructions=("put the cards right, or accept the table as it is",),
                 disagree=tuple(disagree))
         return self._scoring(cards), []
 
