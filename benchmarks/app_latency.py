@@ -29,16 +29,17 @@ from host.context import AppContext
 from host.journal import Journal
 from host.session import Session
 from host.table_loop import TableLoop
-from host.trains.commands import DemoGame
+from host.tables.trains import demo_table
+from host.trains.observation import TrainsObservation
 from host.trains.referee import open_referee
 from vision.camera import RenderedCamera
-from vision.observation import TrainsObservation
 from vision.pipeline import Pipeline
+from vision.trains_zones import TrainsZones
 
 
 def measure(seed: int, players: int, folder: Path) -> list[float]:
     """Seconds from each new table's first frame to its LED command, for one game."""
-    tables = DemoGame(seed, players).play_out()
+    tables = demo_table(seed, players).lines
     camera = RenderedCamera([TrainsObservation.from_json(t) for t in tables], seed=seed)
     journal = Journal(folder / f"games-{seed}.sqlite")
     app = AppContext(out=io.StringIO(), journal=journal)
@@ -54,7 +55,7 @@ def measure(seed: int, players: int, folder: Path) -> list[float]:
         link.show = timed_show  # type: ignore[method-assign]
         lights = BoardLights(link)
         loop = TableLoop(session, app, "trains", "trains", lights=lights)
-        feed = CameraFeed(Pipeline(deck="trains", players=players))
+        feed = CameraFeed(Pipeline(deck="trains", zones=TrainsZones(players)))
         changed_at: list[float] = []
         previous = None
         frames = list(camera)  # rendered beforehand: a real camera's frames cost the app nothing

@@ -15,7 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from host.express import bots
 from host.express.game import ExpressGame, Phase
-from host.express.referee import judge_lines, observation_of
+from host.express.referee import judge_lines
+from host.express.transcript import observation_lines
 
 
 def main() -> None:
@@ -47,13 +48,10 @@ def main() -> None:
     t0 = time.perf_counter()
     game.pop()
     print(f"undo by replay of a {length}-move hand: {1e3 * (time.perf_counter() - t0):.2f} ms")
-    lines = [json.dumps({"seats": 3, "first": 0})]
     rng = random.Random(1)
     game = ExpressGame.new(3, rng)
-    while game.phase is not Phase.OVER:
-        game.push(bots.choose(game, rng))
-        if game.phase in (Phase.DRAW, Phase.OVER):
-            lines.append(json.dumps(observation_of(game)))
+    bots.play_out(game, rng)
+    lines = [json.dumps(line) for line, _ in observation_lines(game)]
     t0 = time.perf_counter()
     verdicts = list(judge_lines(lines))
     elapsed = time.perf_counter() - t0

@@ -28,12 +28,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from rollecate_helpers import play_randomly
 
 from host.rollecate.bots import simple_policy
-from host.rollecate.demo import scenes_of
 from host.rollecate.referee import open_referee
 from host.rollecate.state import GameState
 from host.rollecate.transcript import table_lines
+from host.tables.rollecate import scenes_of
 from vision.pipeline import Pipeline
 from vision.rollecate_scene import lay_rollecate, random_rollecate_table
+from vision.rollecate_zones import RollecateZones
 from vision.scene import DIFFICULTIES, Look, photograph
 
 
@@ -45,7 +46,7 @@ def read_tables(level: str, scenes: int) -> None:
         table = random_rollecate_table(seed, hands=seed % 3 == 0)
         look = Look.draw(seed, DIFFICULTIES[level])
         image, _ = photograph(lay_rollecate(table, look, seed), 0, hands=0)
-        pipeline = Pipeline(deck="rollecate", players=len(table.discard))
+        pipeline = Pipeline(deck="rollecate", zones=RollecateZones(len(table.discard)))
         pipeline.read(image)  # the first frame also finds the markers
         started = time.perf_counter()
         read = pipeline.read(image).observation

@@ -15,8 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from host.trainline import bots
 from host.trainline.game import Phase, TrainlineGame
-from host.trainline.moves import Board, EndTurn
-from host.trainline.observer import cards_played, judge_observations, observation_of
+from host.trainline.observer import judge_observations
+from host.trainline.transcript import observation_lines
 
 
 def main() -> None:
@@ -58,23 +58,8 @@ def observe(games: int) -> None:
     for seed in range(games):
         rng = random.Random(seed)
         game = TrainlineGame.new(2 + seed % 3, rng)
-        lines = [json.dumps({"seats": len(game.players), "first": 0})]
-        played: list[str] = []
-        while game.phase is not Phase.OVER:
-            begun, actor = game.turns_begun, game.current
-            move = bots.choose(game, rng)
-            if isinstance(move, EndTurn):
-                lines.append(json.dumps(observation_of(game, played)))
-                played = []
-            game.push(move)
-            played += cards_played(move)
-            if isinstance(move, Board):
-                lines.append(json.dumps({"event": "roll", "open": move.doors_open}))
-            if isinstance(move, EndTurn):
-                lines.append(json.dumps({"event": "button", "seat": actor}))
-            elif game.turns_begun != begun or game.phase is Phase.OVER:
-                lines.append(json.dumps(observation_of(game, played)))
-                played = []
+        bots.play_out(game, rng)
+        lines = [json.dumps(line) for line, _ in observation_lines(game)]
         t0 = time.perf_counter()
         for _ in judge_observations(lines):
             count += 1

@@ -28,7 +28,7 @@ try:
 except ImportError:  # MicroPython has no typing module; annotations are never evaluated
     pass
 
-FIRMWARE_VERSION = "0.2.0"
+FIRMWARE_VERSION = "0.3.0"
 CAPABILITIES = ["audit", "buttons", "dice", "leds"]
 #: Events kept for replay until acknowledged; beyond this the oldest is dropped and counted.
 OUTBOX_SIZE = 32
@@ -38,6 +38,10 @@ RESEND_MS = 500
 HOST_SILENT_MS = 5000
 #: How many served roll/commit/reveal requests are remembered, so a repeat is not done twice.
 SERVED_REQUESTS = 8
+#: Request ids are integers 1 .. 2**53 - 1: the largest every JSON parser holds exactly.
+MAX_ID = 9007199254740991
+#: An error reason is cut to this many characters, so it stays one short line.
+REASON_CHARS = 80
 
 BUTTON_NAMES = ["seat" + str(seat) for seat in range(len(pins.SEAT_BUTTONS))] + ["roll"]
 
@@ -125,19 +129,24 @@ class BoardCore:
     def _receive(self, message: "dict[str, object]", now: int) -> "list[dict[str, object]]":
         self._heard_at = now
         kind = message["t"]
+        if kind == "hello":
+            return self._hello(message, now)
+        if kind == "ack":
+            # Before the handshake an ack may come from a host that knew our previous run:
+            # it must not make a freshly started board forget events.
+            if self._greeted:
+                self._acknowledge(message.get("seq"))
+            return []
         request = message.get("id")
-        if kind != "hello" and not self._greeted:
+        if not _valid_id(request):
+            # Refused before anything is done: a reply could not be matched to the request,
+            # and the repeat cache could hand it another request's answer.
+            return [_refusal(None, "id must be an integer 1 to " + str(MAX_ID))]
+        if not self._greeted:
             # After a reset the host may still think it is talking to our previous run: make
-            # it handshake again before anything (an ack, above all) is taken from it.
-            if kind == "ack":
-                return []
+            # it handshake again before anything is taken from it.
             return [{"t": "err", "id": request, "msg": "say hello first", "need": "hello"}]
         try:
-            if kind == "hello":
-                return self._hello(message, now)
-            if kind == "ack":
-                self._acknowledge(message.get("seq"))
-                return []
             if kind == "ping":
                 return [{"t": "pong", "id": request}]
             if kind == "show":
@@ -148,17 +157,20 @@ class BoardCore:
             if kind == "arm":
                 return self._arm(message)
             if kind in ("commit", "reveal"):
-                return self._served_once(request, self._audit_request(kind, request))
+                return self._served_once(str(kind), request,
+                                         self._audit_request(kind, request))
         except Exception as error:  # noqa: BLE001 - no host message may stop the board
             # ValueError (bad rolls and pictures) carries a reason; anything else is a message
             # of the wrong shape (a list where a name belongs, ...), refused all the same.
             reason = str(error) if isinstance(error, ValueError) else "malformed " + str(kind)
-            return [{"t": "err", "id": request, "msg": reason}]
-        return [{"t": "err", "id": request, "msg": "unknown message type: " + str(kind)}]
+            return [_refusal(request, reason)]
+        return [_refusal(request, "unknown message type: " + str(kind))]
 
     def _hello(self, message: "dict[str, object]", now: int) -> "list[dict[str, object]]":
-        self._greeted = True
-        if message.get("boot") == self.boot:
+        # A host of another major version (or none) learns ours from the reply and must stop;
+        # it is not greeted, so its acks and requests are not taken and no event goes to it.
+        self._greeted = _speaks_our_major(message.get("v"))
+        if self._greeted and message.get("boot") == self.boot:
             self._acknowledge(message.get("ack"))
         reply: dict[str, object] = {
             "t": "hello", "v": [protocol.VERSION_MAJOR, protocol.VERSION_MINOR],
@@ -167,23 +179,29 @@ class BoardCore:
             "dice": sorted(dice.FACES), "lost": self._lost,
             "first": _seq_of(self._outbox[0]) if self._outbox else self._seq + 1,
         }
-        return [reply] + self._resend(now, everything=True)
+        return [reply] + (self._resend(now, everything=True) if self._greeted else [])
 
     def _acknowledge(self, seq: object) -> None:
-        if isinstance(seq, int):
+        if isinstance(seq, int) and dice.integer_in(seq, 0, MAX_ID):
             kept = [entry for entry in self._outbox if _seq_of(entry) > seq]
             if len(kept) != len(self._outbox):
                 self._outbox = kept
                 self._changed()
 
-    def _served_once(self, request: object, serve: "Callable[[], list[dict[str, object]]]") \
-            -> "list[dict[str, object]]":
-        """Serve a request that must not happen twice; a repeat gets the first reply again."""
+    def _served_once(self, kind: str, request: object,
+                     serve: "Callable[[], list[dict[str, object]]]") -> "list[dict[str, object]]":
+        """Serve a request that must not happen twice; a repeat gets the first reply again.
+
+        A repeat is the same ``t`` with the same ``id``; an id served for another type is
+        refused rather than answered with that other request's reply.
+        """
         for served, reply in self._served:
-            if served == request:
+            if served == [kind, request]:
                 return [reply]
+            if isinstance(served, list) and served[1] == request:
+                return [_refusal(request, "id already used by a " + str(served[0]))]
         out = serve()
-        self._served = (self._served + [(request, out[-1])])[-SERVED_REQUESTS:]
+        self._served = (self._served + [([kind, request], out[-1])])[-SERVED_REQUESTS:]
         self._changed()
         return out
 
@@ -212,12 +230,13 @@ class BoardCore:
             assert isinstance(kind, str) and isinstance(count, int)
             sent = self._roll(kind, count, "host", request, now)
             return sent + [{"t": "ok", "id": request, "seq": self._seq}]
-        return self._served_once(request, serve)
+        return self._served_once("roll", request, serve)
 
     def _arm(self, message: "dict[str, object]") -> "list[dict[str, object]]":
         kind = message.get("dice")
         count = message.get("n")
-        if count == 0:
+        if dice.integer_in(count, 0, 0):
+            dice.check_roll(kind, 1)  # disarming still names a kind the board knows
             self._armed = None
         else:
             dice.check_roll(kind, count)
@@ -229,7 +248,8 @@ class BoardCore:
 
     def _roll(self, kind: str, count: int, by: str, request: object, now: int) -> "list[dict[str, object]]":
         index, faces = self.session.roll(kind, count)
-        self.picture["dice"] = {"kind": kind, "faces": faces}
+        # A roll may have more dice than there are dice LEDs: the first ones are shown.
+        self.picture["dice"] = {"kind": kind, "faces": faces[:pins.DICE_LEDS]}
         return self._event({"kind": "roll", "dice": kind, "faces": faces, "roll": index,
                             "by": by, "id": request}, now)
 
@@ -240,7 +260,7 @@ class BoardCore:
         if len(self._outbox) >= OUTBOX_SIZE:
             self._outbox.pop(0)
             self._lost += 1
-        silent = self.idle(now)
+        silent = self._silenced(now)
         self._outbox.append([fields, None if silent else now])
         self._changed()
         return [] if silent else [fields]
@@ -264,20 +284,28 @@ class BoardCore:
 
     def tick(self, now: int) -> "list[dict[str, object]]":
         """Events due to be sent again (none while the host is silent: nobody would read them)."""
-        if self.idle(now):
+        if self._silenced(now):
             return []
         return self._resend(now, everything=False)
 
+    def _silenced(self, now: int) -> bool:
+        """True while no event may be sent: before the host's hello, or while it is silent."""
+        return not self._greeted or self.idle(now)
+
     def _resend(self, now: int, everything: bool) -> "list[dict[str, object]]":
+        """Every held event, oldest first, if any is due (or ``everything``); else none.
+
+        Always from the oldest: a host that missed one waits for it, and must then get the
+        later ones after it, never before it.
+        """
+        if not everything and not any(_due(entry, now) for entry in self._outbox):
+            return []
         out: list[dict[str, object]] = []
         for entry in self._outbox:
-            sent_at = entry[1]
-            if everything or sent_at is None or (isinstance(sent_at, int)
-                                                 and now - sent_at >= RESEND_MS):
-                entry[1] = now
-                event = entry[0]
-                assert isinstance(event, dict)
-                out.append(event)
+            entry[1] = now
+            event = entry[0]
+            assert isinstance(event, dict)
+            out.append(event)
         return out
 
     # -- LEDs -----------------------------------------------------------------------------
@@ -287,6 +315,26 @@ class BoardCore:
         level = self.picture["level"]
         assert isinstance(level, int)
         return leds.limit(leds.render(self.picture, now, self.idle(now)), level)
+
+
+def _due(entry: "list[object]", now: int) -> bool:
+    sent_at = entry[1]
+    return sent_at is None or (isinstance(sent_at, int) and now - sent_at >= RESEND_MS)
+
+
+def _speaks_our_major(version: object) -> bool:
+    return isinstance(version, list) and len(version) == 2 \
+        and dice.integer_in(version[0], protocol.VERSION_MAJOR, protocol.VERSION_MAJOR) \
+        and dice.integer_in(version[1], 0, MAX_ID)
+
+
+def _valid_id(request: object) -> bool:
+    return dice.integer_in(request, 1, MAX_ID)
+
+
+def _refusal(request: object, reason: str) -> "dict[str, object]":
+    """An ``err`` whose reason is one short line of printable ASCII, whatever it quotes."""
+    return {"t": "err", "id": request, "msg": protocol.printable(reason, REASON_CHARS)}
 
 
 def _seq_of(entry: "list[object]") -> int:

@@ -41,11 +41,21 @@ def commitment(secret: bytes) -> str:
     return _hex(hashlib.sha256(secret).digest())
 
 
+def integer_in(value: object, low: int, high: int) -> bool:
+    """True if ``value`` is an integer from ``low`` to ``high`` (never a bool or a float).
+
+    For every number the host sends; here because every firmware module imports dice.
+    """
+    # bool is an int in CPython (not in MicroPython): refuse it explicitly on both.
+    return isinstance(value, int) and value is not True and value is not False \
+        and low <= value <= high
+
+
 def check_roll(kind: object, count: object) -> None:
     """Raise DiceError unless ``count`` dice of ``kind`` can be rolled."""
-    if kind not in FACES:
+    if not isinstance(kind, str) or kind not in FACES:
         raise DiceError("unknown dice kind: " + str(kind))
-    if not isinstance(count, int) or count is True or count is False or not 1 <= count <= MAX_DICE:
+    if not integer_in(count, 1, MAX_DICE):
         raise DiceError("number of dice must be 1 to " + str(MAX_DICE))
 
 

@@ -43,8 +43,7 @@ def blank_picture() -> "dict[str, object]":
 
 
 def _seat(value: object) -> bool:
-    return isinstance(value, int) and value is not True and value is not False \
-        and 0 <= value < MAX_SEATS
+    return dice.integer_in(value, 0, MAX_SEATS - 1)
 
 
 def parse_picture(fields: object) -> "dict[str, object]":
@@ -59,11 +58,11 @@ def parse_picture(fields: object) -> "dict[str, object]":
         if key in fields:
             picture[key] = fields[key]
     seats = picture["seats"]
-    if not (isinstance(seats, int) and 0 <= seats <= MAX_SEATS) or seats is True:
+    if not dice.integer_in(seats, 0, MAX_SEATS):
         raise ValueError("seats must be 0 to " + str(MAX_SEATS))
     if picture["turn"] is not None and not _seat(picture["turn"]):
         raise ValueError("turn must be a seat number or null")
-    if picture["dir"] not in (1, -1) or picture["dir"] is True:
+    if not dice.integer_in(picture["dir"], -1, 1) or picture["dir"] == 0:
         raise ValueError("dir must be 1 or -1")
     for key in ("skip", "win"):
         seat_list = picture[key]
@@ -72,7 +71,7 @@ def parse_picture(fields: object) -> "dict[str, object]":
     if picture["alert"] is not True and picture["alert"] is not False:
         raise ValueError("alert must be true or false")
     level = picture["level"]
-    if not isinstance(level, int) or level is True or not 0 <= level <= 255:
+    if not dice.integer_in(level, 0, 255):
         raise ValueError("level must be 0 to 255")
     shown = picture["dice"]
     if shown is not None:
@@ -80,8 +79,9 @@ def parse_picture(fields: object) -> "dict[str, object]":
             raise ValueError("dice must be null or {kind, faces}")
         faces = shown.get("faces")
         allowed = dice.FACES[str(shown["kind"])]
+        # 1.0 == 1 and True == 1 in Python: a face must also be of its kind's type.
         if not isinstance(faces, list) or len(faces) > pins.DICE_LEDS \
-                or not all(face in allowed for face in faces):
+                or not all(face in allowed and type(face) is type(allowed[0]) for face in faces):
             raise ValueError("dice faces do not fit the kind or the LEDs")
     return picture
 

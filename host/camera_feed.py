@@ -14,10 +14,10 @@ import cv2
 
 from host.table_loop import TableLoop, TableSeen
 from host.web.server import WebView
+from vision.annotate import annotate
 from vision.camera import CameraFrame
-from vision.cli import annotate
-from vision.observation import TableObservation
 from vision.pipeline import Pipeline
+from vision.readings import Observation
 from vision.stabilizer import Stabilizer
 
 WEB_FRAME_SECONDS = 0.5
@@ -30,7 +30,7 @@ class CameraFeed:
 
     def __init__(self, pipeline: Pipeline, web: WebView | None = None) -> None:
         self.pipeline = pipeline
-        self.stabilizer: Stabilizer[TableObservation] = Stabilizer()
+        self.stabilizer: Stabilizer[Observation] = Stabilizer()
         self.web = web
         self.frames = 0
         self._published_at: float | None = None

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import inspect
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from host import table_runner
 from host.context import AppContext
 from host.errors import BadInputError
-from host.games import GAMES, adapter
+from host.games import GAMES, table_game
 from host.journal import Journal, default_path
 from host.web.server import Address, WebView
 
@@ -54,15 +54,15 @@ def _app(args: argparse.Namespace) -> Iterator[AppContext]:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    run: Callable[..., int] = adapter(args.game, "demo")  # type: ignore[assignment]
+    game = table_game(args.game)
     with _app(args) as app:
-        return run(seed=args.seed, players=args.players, app=app)
+        return table_runner.demo(game, seed=args.seed, players=args.players, app=app)
 
 
 def _play(args: argparse.Namespace) -> int:
-    run: Callable[..., int] = adapter(args.game, "play")  # type: ignore[assignment]
+    game = table_game(args.game)
     with _app(args) as app:
-        return run(players=args.players, first=args.first, app=app)
+        return table_runner.play(game, players=args.players, first=args.first, app=app)
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -101,27 +101,24 @@ def _export(args: argparse.Namespace) -> int:
 def _resume(args: argparse.Namespace) -> int:
     with _app(args) as app:
         summary = app.journal.summary(args.id)
-        game = summary.game
         # Unless told otherwise, a game goes on with the camera and board it was played with.
         app.camera = args.camera or str(summary.settings.get("camera", "rendered"))
         app.board = args.board or str(summary.settings.get("board", "sim"))
-        run: Callable[..., int] = adapter(game, "resume")  # type: ignore[assignment]
-        return run(game_id=args.id, app=app)
+        return table_runner.resume(table_game(summary.game), game_id=args.id, app=app)
 
 
 def _referee(args: argparse.Namespace) -> int:
-    run: Callable[..., int] = adapter(args.game, "referee")  # type: ignore[assignment]
-    return run(path=args.file, out=sys.stdout)
+    return table_game(args.game).referee_file(args.file, sys.stdout)
 
 
 def _score(args: argparse.Namespace) -> int:
-    run: Callable[..., int] = adapter(args.game, "score")  # type: ignore[assignment]
-    if args.players is None:
-        return run(path=args.file, as_json=args.json, out=sys.stdout)
-    if "players" not in inspect.signature(run).parameters:
+    game = table_game(args.game)
+    if game.score is None:
+        raise BadInputError(f"{game.title} has no score yet")
+    if args.players is not None and not game.photo_scoring:
         raise BadInputError(f"--players is for a photo of the table; {args.game} is scored "
                             "from a JSON file")
-    return run(path=args.file, as_json=args.json, out=sys.stdout, players=args.players)
+    return game.score(args.file, args.json, sys.stdout, args.players)
 
 
 def _web_options(parser: argparse.ArgumentParser) -> None:

@@ -18,6 +18,11 @@ from host.errors import BadInputError
 
 Attribute = str | int
 
+CARD_MM_DEFAULT = (63.0, 88.0)
+"""A card's width and height in millimetres when the deck file does not say (poker size)."""
+CARD_MM_RANGE = (20.0, 200.0)
+"""Card sides a deck file may give, millimetres (smaller or larger is a typo, not a card)."""
+
 
 class DeckError(BadInputError):
     """A deck file that is missing, not JSON, or not in the deck format."""
@@ -66,6 +71,8 @@ class Deck:
     """What people call it."""
     cards: tuple[Card, ...]
     """Every kind of card, in the order of the deck file."""
+    card_mm: tuple[float, float] = CARD_MM_DEFAULT
+    """Width and height of a card in millimetres (portrait)."""
 
     def card(self, name: str) -> Card:
         """The card called ``name`` (``42``) or ``deck/name`` (``trains/42``)."""
@@ -87,6 +94,14 @@ def load_deck(name: str) -> Deck:
     if not source.is_file():
         raise DeckError(f"no deck called {name!r}")
     return parse_deck(source.read_text(encoding="utf-8"), origin=f"deck {name!r}")
+
+
+def deck_from(name_or_file: str) -> Deck:
+    """A deck named on the command line: a shipped deck's name, or a deck file's path."""
+    path = Path(name_or_file)
+    if path.suffix.lower() == ".json" or path.is_file():
+        return load_deck_file(path)
+    return load_deck(name_or_file)
 
 
 def load_deck_file(path: Path) -> Deck:
@@ -130,4 +145,19 @@ def parse_deck(text: str, origin: str = "deck") -> Deck:
                 raise DeckError(f"{origin}: card {card_name!r}: {key!r} must be text or a number")
             attributes[key] = value
         cards.append(Card(deck=name, name=card_name, count=count, attributes=attributes))
-    return Deck(name=name, title=title, cards=tuple(cards))
+    if not name or "/" in name:
+        raise DeckError(f'{origin}: "deck" needs a name without \'/\'')
+    return Deck(name=name, title=title, cards=tuple(cards), card_mm=_card_mm(data, origin))
+
+
+def _card_mm(data: dict[str, Any], origin: str) -> tuple[float, float]:
+    """The deck's ``card_mm`` (width, height), checked."""
+    size = data.get("card_mm", list(CARD_MM_DEFAULT))
+    low, high = CARD_MM_RANGE
+    if (not isinstance(size, list) or len(size) != 2
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in size)
+            or not all(low <= v <= high for v in size)):
+        raise DeckError(f'{origin}: "card_mm" must be [width, height] in millimetres, '
+                        f"each {low:g}-{high:g}")
+    width, height = float(size[0]), float(size[1])
+    return (width, height) if width <= height else (height, width)

@@ -1,50 +1,33 @@
 """The games Conductor knows, by the names used on the command line, in files and the journal.
 
-Each game has a command-line adapter module that may offer ``demo``, ``referee`` and ``score``
-(see ``host.cli``); the adapter is imported only when its game is asked for, so one game's
-dependencies never slow down another's commands.
+Each game's ``TableGame`` descriptor (``host.table_game``) lives in ``host.tables``; it is
+imported only when its game is asked for, so one game's dependencies never slow down another's
+commands.
 """
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
-from types import ModuleType
+from typing import Any
 
 from host.errors import BadInputError
+from host.table_game import TableGame
 
-
-@dataclass(frozen=True)
-class GameEntry:
-    """A game as the command line sees it."""
-
-    name: str
-    """The game's name on the command line, in files and in the journal."""
-    title: str
-    """What people call it."""
-    adapter: str
-    """Dotted name of the module with the game's ``demo``/``referee``/``score`` functions."""
-
-
-GAMES: dict[str, GameEntry] = {
-    entry.name: entry
-    for entry in (
-        GameEntry("trains", "The Game of Trains", "host.trains.commands"),
-        GameEntry("rollecate", "Rollecate", "host.rollecate.commands"),
-        GameEntry("express", "Express", "host.express.commands"),
-        GameEntry("trainline", "Train Line Chicago", "host.trainline.commands"),
-    )
+GAMES: dict[str, str] = {
+    "trains": "host.tables.trains",
+    "rollecate": "host.tables.rollecate",
+    "express": "host.tables.express",
+    "trainline": "host.tables.trainline",
 }
+"""Each game's name and the module holding its descriptor (``GAME``)."""
 
 
-def adapter(game: str, function: str) -> object:
-    """The game's command-line function ``function``, or a clear error if it has none."""
-    entry = GAMES.get(game)
-    if entry is None:
+def table_game(game: str) -> TableGame[Any]:
+    """The game's descriptor, or a clear error for a game Conductor does not know."""
+    module = GAMES.get(game)
+    if module is None:
         known = ", ".join(sorted(GAMES))
         raise BadInputError(f"unknown game {game!r} (known: {known})")
-    module: ModuleType = importlib.import_module(entry.adapter)
-    found = getattr(module, function, None)
-    if found is None:
-        raise BadInputError(f"{entry.title} has no {function} yet")
+    found = importlib.import_module(module).GAME
+    assert isinstance(found, TableGame)
     return found

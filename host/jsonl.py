@@ -4,7 +4,7 @@ reads its input through here, so a bad file gets the same one-line reasons every
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,3 +46,25 @@ def json_objects(
 def read_json_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
     """Each non-blank line's number and JSON object, or BadInputError naming file and line."""
     return json_objects(read_text_lines(path), str(path))
+
+
+def seats_and_first(head: dict[str, Any]) -> tuple[int, int]:
+    """An opening line's seat count and the seat that plays first (0 unless it says), or
+    BadInputError naming line 1."""
+    seats, first = head.get("seats"), head.get("first", 0)
+    if not isinstance(seats, int) or not isinstance(first, int) or not 0 <= first < max(seats, 1):
+        raise BadInputError('line 1: needs "seats" (a number) and "first" (a seat)')
+    return seats, first
+
+
+def judged(
+    rows: Iterable[tuple[int, dict[str, Any]]], judge: Callable[[dict[str, Any]], dict[str, Any]]
+) -> Iterator[dict[str, Any]]:
+    """``judge``'s verdict on each numbered line, with its ``"line"``; a BadInputError from a
+    line says which."""
+    for number, data in rows:
+        try:
+            verdict = judge(data)
+        except BadInputError as error:
+            raise BadInputError(f"line {number}: {error}") from None
+        yield {"line": number, **verdict}

@@ -12,7 +12,6 @@ import queue
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -22,6 +21,7 @@ from host.camera_feed import CameraFeed
 from host.context import AppContext
 from host.errors import BadInputError
 from host.session import Session
+from host.table_game import GameInputs
 from host.table_loop import (
     BoardInput,
     CameraBack,
@@ -127,19 +127,6 @@ def _watched(
                 return
     finally:
         done.set()
-
-
-@dataclass(frozen=True)
-class GameInputs:
-    """A game's own inputs besides the camera: typed lines and board events that become lines
-    for its referee (dice rolled, a seat saying its turn is done)."""
-
-    typed: Callable[[str], dict[str, Any] | None]
-    """A line for the referee from what a player typed, or None if it is not one."""
-    button: Callable[[ButtonPress], dict[str, Any] | None]
-    """A line for the referee from a short press of a seat button, or None (then: recheck)."""
-    help: str
-    """The typed commands, for the terminal's help line."""
 
 
 def control_threads(

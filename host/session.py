@@ -1,36 +1,22 @@
 """A refereed game in progress, kept in the journal: the piece the demo and the app share.
 
-Every game's referee offers the same small surface (``GameReferee``): judge one input line (an
-observation or a board event) into a verdict, and say whose turn it is. The session feeds it,
-journals every input (and the move it committed) before anyone hears the verdict, takes a turn
-back by replaying all but the last turn's inputs, and rebuilds itself from the journal after a
-crash.
+Every game's referee offers the same small surface (``host.referee.TableReferee``): judge one
+input line (an observation or a board event) into a verdict, and say whose turn it is. The
+session feeds it, journals every input (and the move it committed) before anyone hears the
+verdict, takes a turn back by replaying all but the last turn's inputs, and rebuilds itself
+from the journal after a crash.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from host.errors import BadInputError
 from host.journal import EntryKind, Journal
-from host.turns import TurnIndicator
+from host.referee import TableReferee, Verdict
 
-COMMITTING = ("move", "win")
-"""Verdicts that end a turn: the move they carry is journaled with their input."""
-
-
-class GameReferee(Protocol):
-    """What the app needs of any game's referee."""
-
-    def judge(self, data: dict[str, Any]) -> dict[str, Any]:
-        """Judge one input line; return the verdict's JSON (BadInputError if malformed)."""
-
-    def turn(self) -> TurnIndicator:
-        """Whose turn it is, for the seat LEDs."""
-
-
-R = TypeVar("R", bound=GameReferee)
+R = TypeVar("R", bound=TableReferee)
 
 
 class Session(Generic[R]):
@@ -62,7 +48,7 @@ class Session(Generic[R]):
         settings: dict[str, Any],
     ) -> Session[R]:
         """Start and journal a new game from its opening table."""
-        seats = open_referee(opening).turn().seats
+        seats = open_referee(opening).turn_indicator().seats
         game_id = journal.start_game(game, seats, {**settings, "opening": opening})
         return cls(open_referee, opening, journal, game_id)
 
@@ -80,14 +66,14 @@ class Session(Generic[R]):
         """Turns committed and standing."""
         return sum(1 for _, ended in self._inputs if ended)
 
-    def feed(self, data: dict[str, Any]) -> dict[str, Any]:
+    def feed(self, data: dict[str, Any]) -> Verdict:
         """Judge one input; it is journaled (with the move it committed) before the verdict is
         returned."""
-        verdict = self.referee.judge(data)
-        ended = verdict["verdict"] in COMMITTING
-        self.journal.record_input(self.game_id, data, verdict.get("move", {}) if ended else None)
+        verdict = self.referee.feed(data)
+        ended = verdict.ends_turn
+        self.journal.record_input(self.game_id, data, dict(verdict.move) if ended else None)
         self._inputs.append((data, ended))
-        winners = self.referee.turn().winners
+        winners = self.referee.turn_indicator().winners
         if ended and winners:
             self.journal.finish(self.game_id, sorted(winners))
         return verdict
@@ -105,5 +91,4 @@ class Session(Generic[R]):
         self.referee = self._open_referee(self._opening)
         self._inputs = []
         for data in inputs:
-            verdict = self.referee.judge(data)
-            self._inputs.append((data, verdict["verdict"] in COMMITTING))
+            self._inputs.append((data, self.referee.feed(data).ends_turn))

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from host.context import AppContext
 from host.errors import BadInputError
-from host.session import COMMITTING, Session
+from host.session import Session
 from host.turns import TurnIndicator
 from host.web.snapshot import GameLog, snapshot
 
@@ -78,6 +78,9 @@ class Lights(Protocol):
     def show_turn(self, turn: TurnIndicator) -> None:
         """Light the seat on turn, the direction, skipped seats, the alert or the winners."""
 
+    def arm_dice(self, kind: str, count: int) -> None:
+        """Make the roll button roll ``count`` dice of ``kind`` (0: none)."""
+
 
 @dataclass
 class TableLoop:
@@ -97,8 +100,11 @@ class TableLoop:
     """Seconds an illegal table stands before the alert."""
     table_for_web: Callable[[], dict[str, Any]] | None = None
     """Draws the committed table for the web view (the game's own drawing), if it has one."""
-    on_verdict: Callable[[dict[str, Any]], None] | None = None
-    """Hears every verdict (a game that rolls dice arms the board's roll button with it)."""
+    dice: str | None = None
+    """The kind of dice the board's roll button rolls for the game, when the loop keeps it
+    armed with the referee's ``dice_wanted`` (None: the loop leaves the button alone)."""
+    dice_typed: str = ""
+    """How players type a roll by hand, told when dice are due and no board rolls them."""
 
     def __post_init__(self) -> None:
         self.log = GameLog()
@@ -108,12 +114,15 @@ class TableLoop:
         self.paused: str | None = None
         self.message: tuple[str, str] | None = None
         self.camera = False
+        self.armed: int | None = None
+        """Dice the roll button was last armed with (None: not yet)."""
         self._announce()
+        self._arm(prompt=True)
 
     @property
     def over(self) -> bool:
         """True once the game has a winner."""
-        return bool(self.session.referee.turn().winners)
+        return bool(self.session.referee.turn_indicator().winners)
 
     def handle(self, event: Event, now: float) -> None:
         """Take one event into account; ``now`` is the loop's clock (seconds)."""
@@ -162,27 +171,40 @@ class TableLoop:
         except BadInputError as error:
             self._say("alert", f"the camera's view cannot be used: {error}")
             return
-        if self.on_verdict is not None:
-            self.on_verdict(verdict)
-        kind = verdict["verdict"]
+        self._arm(prompt=verdict.verdict == "roll")
+        kind = verdict.verdict
         if kind == "illegal":
-            if self.complaint is None or self.complaint[1] != verdict["reason"]:
-                self.complaint = (now, str(verdict["reason"]))
+            if self.complaint is None or self.complaint[1] != verdict.reason:
+                self.complaint = (now, verdict.reason)
             return
         self.complaint, self.alerting = None, False
-        if kind in COMMITTING:
-            text = str(verdict.get("move", {}).get("text", kind))
+        if verdict.ends_turn:
+            text = str(verdict.move.get("text", kind))
             if kind == "win":
-                winners = sorted(self.session.referee.turn().winners)
+                winners = sorted(self.session.referee.turn_indicator().winners)
                 seats = " and ".join(f"seat {seat}" for seat in winners)
                 text += f" — {seats} {'WINS' if len(winners) == 1 else 'SHARE THE WIN'}"
             self.log.add(kind, text)
             self._say("info", f"{self.session.turns:3}. {text}")
-        elif verdict.get("pending") or verdict.get("instructions"):
-            pending = verdict.get("pending") or "; ".join(verdict.get("instructions", []))
-            self._say("info", str(pending))
+        elif verdict.pending:
+            self._say("info", verdict.pending)
         else:
             self._announce()
+
+    def _arm(self, prompt: bool) -> None:
+        """Keep the board's roll button armed with the dice the referee wants now (none after
+        the last roll of a build, or after an undo), and ask for them if ``prompt``."""
+        if self.dice is None:
+            return
+        wanted = self.session.referee.dice_wanted
+        if self.lights is not None and wanted != self.armed:
+            self.lights.arm_dice(self.dice, wanted)
+            self.armed = wanted
+        if prompt and wanted:
+            if self.lights is not None:
+                self.app.say("     press the board's roll button")
+            else:
+                self.app.say(f"     type the dice: {self.dice_typed}")
 
     def _control(self, control: PlayerControl, now: float) -> None:
         if control.command == "undo":
@@ -194,6 +216,7 @@ class TableLoop:
             self.log.add("undo", f"the last turn was taken back ({control.origin})")
             self.complaint, self.alerting = None, False
             self._say("info", "the last turn was taken back: put the table back as it was")
+            self._arm(prompt=True)
         elif control.command == "accept" and self.last_seen is not None:
             self._judge({**self.last_seen, "accepted": True}, now)
         elif control.command == "recheck" and self.last_seen is not None:
@@ -206,7 +229,7 @@ class TableLoop:
         self._announce()
 
     def _announce(self) -> None:
-        turn = replace(self.session.referee.turn(), alert=self.alerting)
+        turn = replace(self.session.referee.turn_indicator(), alert=self.alerting)
         if self.lights is not None:
             self.lights.show_turn(turn)
         if self.app.web is not None:

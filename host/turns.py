@@ -33,3 +33,11 @@ class TurnIndicator:
     """The winning seat or seats, once the game is over."""
     alert: bool = False
     """True while the referee is warning about an illegal move."""
+
+
+def turn_words(turn: TurnIndicator, over: str) -> str:
+    """Who plays next and how play goes on, in words; ``over`` once nobody does."""
+    if turn.on_turn is None:
+        return over
+    skipped = f", skipping seat(s) {sorted(turn.skipped)}" if turn.skipped else ""
+    return f"next: seat {turn.on_turn}, {turn.direction.value}{skipped}"

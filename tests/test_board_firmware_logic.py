@@ -307,3 +307,54 @@ def test_a_damaged_state_file_means_a_fresh_start(damage: dict[str, object]) -> 
     assert fresh.boot != board.boot
     hello = fresh.receive({"t": "hello", "v": [1, 0], "boot": "", "ack": 0}, 0)
     assert hello[0]["first"] == 1
+
+
+def _greeted(store: MemoryStore | None = None) -> core.BoardCore:
+    board = core.BoardCore("ab", random.Random(5).randbytes, store)
+    board.receive({"t": "hello", "v": [1, 2], "boot": "", "ack": 0}, 0)
+    return board
+
+
+def test_held_events_are_resent_all_together_oldest_first() -> None:
+    board = _greeted()
+    board.receive({"t": "roll", "id": 1, "dice": "d6", "n": 1}, 0)
+    board.receive({"t": "roll", "id": 2, "dice": "d6", "n": 1}, 400)
+    assert [m["seq"] for m in board.tick(500)] == [1, 2]  # 1 is due: 2 goes after it
+    # The host falls silent; an event made meanwhile waits, and goes out after the older ones.
+    held = [board.sample([ms < 40, False, False, False, False], 6000 + ms) for ms in range(80)]
+    assert held == [[]] * 80 and board.idle(6080)
+    board.receive({"t": "ping", "id": 3}, 6100)
+    assert [m["seq"] for m in board.tick(6100)] == [1, 2, 3]
+
+
+def test_a_hello_of_another_major_version_is_answered_but_not_a_handshake() -> None:
+    board = _greeted()
+    board.receive({"t": "roll", "id": 1, "dice": "d6", "n": 1}, 1)
+    for version in ([2, 0], [0, 9], "1.2", None, [1], [True, 0]):
+        reply = board.receive({"t": "hello", "v": version, "boot": board.boot, "ack": 1}, 2)
+        assert [m["t"] for m in reply] == ["hello"], version  # no event replayed to it
+        assert board.receive({"t": "ack", "seq": 1}, 3) == []
+        assert board.receive({"t": "ping", "id": 9}, 4)[0]["need"] == "hello"
+        assert board.tick(10_000) == []
+    # The event was neither acknowledged nor sent: a proper host still gets it.
+    again = board.receive({"t": "hello", "v": [1, 0], "boot": board.boot, "ack": 0}, 5)
+    assert [m.get("seq") for m in again] == [None, 1]
+
+
+def test_lost_events_are_still_counted_after_a_reset() -> None:
+    store = MemoryStore()
+    board = _greeted(store)
+    for seq in range(core.OUTBOX_SIZE + 2):
+        board.receive({"t": "roll", "id": 100 + seq, "dice": "d6", "n": 1}, seq)
+    reborn = core.BoardCore("ab", random.Random(6).randbytes, store)
+    hello = reborn.receive({"t": "hello", "v": [1, 2], "boot": board.boot, "ack": 0}, 0)
+    assert hello[0]["lost"] == 2 and hello[0]["first"] == 3
+
+
+def test_every_session_numbers_its_rolls_from_zero() -> None:
+    board = _greeted()
+    indexes = []
+    for request, kind in enumerate(["roll", "roll", "commit", "roll", "reveal", "roll"], 1):
+        sent = board.receive({"t": kind, "id": request, "dice": "wheel", "n": 2}, request)
+        indexes += [m["roll"] for m in sent if m["t"] == "ev"]
+    assert indexes == [0, 1, 0, 0]

@@ -10,11 +10,12 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from firmware import dice, protocol
@@ -57,24 +58,65 @@ def test_dice_vectors() -> None:
         assert dice.derive_roll(secret, index, kind, count) == faces
 
 
-@pytest.mark.skipif(shutil.which("micropython") is None, reason="micropython not installed")
-def test_vectors_under_micropython(tmp_path: Path) -> None:
-    vectors = tmp_path / "vectors.json"
+_INTERPRETERS = [
+    pytest.param((["python"], "PYTHONPATH"), id="cpython"),
+    pytest.param((["micropython"], "MICROPYPATH"), id="micropython",
+                 marks=pytest.mark.skipif(shutil.which("micropython") is None,
+                                          reason="micropython not installed")),
+]
+
+
+@pytest.fixture(scope="module", params=_INTERPRETERS)
+def computed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+             ) -> dict[str, Any]:
+    """Every vector as the firmware's own modules compute it, under each interpreter."""
+    command, path_variable = request.param
+    if command == ["python"]:
+        command = [sys.executable]
+    vectors = tmp_path_factory.mktemp("vectors") / "vectors.json"
     vectors.write_text(json.dumps(VECTORS))
     result = subprocess.run(
-        ["micropython", str(ROOT / "tests/fixtures/board/run_vectors.py"), str(vectors)],
-        env={**os.environ, "MICROPYPATH": str(FIRMWARE)},
+        [*command, str(ROOT / "tests/fixtures/board/run_vectors.py"), str(vectors)],
+        env={**os.environ, path_variable: str(FIRMWARE)},
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    got = json.loads(result.stdout)
-    assert got["cobs"] == [[encoded, raw] for raw, encoded in VECTORS["cobs"]]
-    assert got["frames"] == [[frame, message] for message, frame in VECTORS["frames"]]
-    assert got["streams"] == [[s["messages"], s["bad"]] for s in VECTORS["streams"]]
-    assert got["dice"] == [VECTORS["dice"]["commit"]] + [r[3] for r in VECTORS["dice"]["rolls"]]
+    got: dict[str, Any] = json.loads(result.stdout)
+    return got
+
+
+def test_codec_and_dice_vectors(computed: dict[str, Any]) -> None:
+    assert computed["cobs"] == [[encoded, raw] for raw, encoded in VECTORS["cobs"]]
+    assert computed["frames"] == [[frame, message] for message, frame in VECTORS["frames"]]
+    assert computed["streams"] == [[s["messages"], s["bad"]] for s in VECTORS["streams"]]
+    rolls = [roll[3] for roll in VECTORS["dice"]["rolls"]]
+    assert computed["dice"] == [VECTORS["dice"]["commit"], *rolls]
+
+
+def test_a_frame_of_max_frame_bytes_is_read_and_one_more_is_not(computed: dict[str, Any]) -> None:
+    assert computed["padded"] == [[protocol.MAX_FRAME + index, read]
+                                  for index, (_, read) in enumerate(VECTORS["padded"])]
+
+
+def test_one_strict_json_grammar(computed: dict[str, Any]) -> None:
+    assert computed["json"] == [accepted for _, accepted in VECTORS["json"]]
+    assert computed["json_utf8"] == [accepted for _, accepted in VECTORS["json_utf8"]]
+    # Both answers occur, and the board refuses what MicroPython's json.loads would take.
+    assert {True, False} == set(computed["json"]) == set(computed["json_utf8"])
+    assert ['{"t":"ping","id":01}', False] in VECTORS["json"]
+
+
+def test_requests_get_the_replies_the_spec_gives(computed: dict[str, Any]) -> None:
+    expected = [[t, request_id, events, 0 if t is None else 1]
+                for _, t, request_id, events in VECTORS["requests"]]
+    assert computed["requests"] == expected
+
+
+def test_pictures_light_the_leds_the_spec_describes(computed: dict[str, Any]) -> None:
+    assert computed["pictures"] == [pixels for _, _, pixels in VECTORS["pictures"]]
 
 
 @given(st.binary(max_size=600))
@@ -134,3 +176,38 @@ def test_an_overlong_frame_is_dropped_and_the_next_one_read() -> None:
 def test_non_ascii_text_is_refused_before_it_reaches_the_wire() -> None:
     with pytest.raises(ValueError, match="ASCII"):
         protocol.encode_frame({"t": "err", "msg": "caf\u00e9"})
+
+
+@given(st.binary(max_size=200))
+def test_the_parser_refuses_any_bytes_with_a_frame_error_only(data: bytes) -> None:
+    try:
+        value = protocol.parse_json(data)
+    except protocol.FrameError:
+        return
+    assert value == json.loads(data)  # what the strict grammar takes, CPython reads alike
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
+                                                                max_size=4),
+    max_leaves=20,
+)
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+@given(_json_values, st.booleans(), st.sampled_from([None, 1]))
+def test_the_parser_reads_what_a_json_encoder_writes(
+    value: object, ascii_only: bool, indent: int | None
+) -> None:
+    assume(_depth(value) <= protocol.MAX_DEPTH)
+    text = json.dumps(value, ensure_ascii=ascii_only, indent=indent)
+    assert protocol.parse_json(text.encode("utf-8", "surrogatepass")) == json.loads(text)

@@ -5,14 +5,12 @@ from __future__ import annotations
 import io
 import re
 
-from host.context import AppContext
-from host.express.commands import demo
-from host.journal import Journal
+from host.tables.express import transcript
 
 
 def _run(seed: int, players: int) -> str:
     out = io.StringIO()
-    assert demo(seed=seed, players=players, app=AppContext(out=out, journal=Journal())) == 0
+    assert transcript(seed, players, out) == 0
     return out.getvalue()
 
 

@@ -9,16 +9,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from transcripts import Expected, expected_verdicts
 
 from host.cli import main
 from host.errors import BadInputError
 from host.express.game import ExpressGame, Phase
-from host.express.moves import Accept, Derail
-from host.express.referee import judge_lines, observation_of
-from host.turns import TurnIndicator
+from host.express.referee import judge_lines
+from host.express.transcript import observation_lines
 from tests.test_express_properties import pick
-
-Expected = tuple[str, TurnIndicator | None]
 
 
 def recorded_hand(seed: int, players: int) -> tuple[list[str], list[Expected]]:
@@ -26,31 +24,9 @@ def recorded_hand(seed: int, players: int) -> tuple[list[str], list[Expected]]:
     table needs), and the verdict kind and seat lights the referee should give for each line."""
     rng = random.Random(seed)
     game = ExpressGame.new(players, rng)
-    lines = [json.dumps({"seats": players, "first": 0})]
-    expected: list[Expected] = []
-    last = json.dumps(observation_of(game))
-    derailed: int | None = None
     while game.phase is not Phase.OVER:
-        actor = game.current
-        move = pick(game, rng)
-        game.push(move)
-        derailed = move.seat if isinstance(move, Derail) else derailed
-        if game.phase in (Phase.DRAW, Phase.OVER):
-            lines.append(json.dumps(observation_of(game)))
-            unchanged, last = lines[-1] == last, lines[-1]
-            if unchanged:  # took the discard top and discarded a card of that name
-                lines.append(json.dumps({"event": "button", "seat": actor}))
-                expected.append(("waiting", None))
-            if derailed is not None and isinstance(move, Accept):
-                lines.append(json.dumps({"event": "button", "seat": derailed}))
-                expected.append(("waiting", None))
-            over = game.phase is Phase.OVER
-            expected.append(("win" if over else "move", game.turn_indicator()))
-            derailed = None
-        elif game.phase is Phase.PLAY and rng.random() < 0.2:
-            lines.append(json.dumps(observation_of(game)))
-            expected.append(("waiting", None))
-    return lines, expected
+        game.push(pick(game, rng))
+    return expected_verdicts(observation_lines(game, looks=rng))
 
 
 @settings(max_examples=12, deadline=None)

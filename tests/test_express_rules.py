@@ -7,13 +7,12 @@ from collections import Counter
 
 import pytest
 
-from host.errors import BadInputError
+from host.errors import BadInputError, IllegalMoveError
 from host.express.cards import standard_cards
 from host.express.game import (
     HAND_LIMIT,
     HAND_SIZE,
     ExpressGame,
-    IllegalMoveError,
     Phase,
     Setup,
     deck_for,

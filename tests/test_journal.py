@@ -43,11 +43,11 @@ def test_a_session_journals_committed_turns_and_resumes_them(tmp_path: Path) -> 
     lines = OPENING["lines"]
     assert isinstance(lines, list)
     first = draw(2, lines[0], [70], lines[1])
-    assert session.feed(first)["verdict"] == "move"
+    assert session.feed(first).verdict == "move"
     illegal = {"lines": [[60, 2, *lines[0][2:]], lines[1]], "faceup": [70], "locks": []}
-    assert session.feed(illegal)["verdict"] == "illegal"  # not journaled
+    assert session.feed(illegal).verdict == "illegal"  # not journaled
     second = {"lines": [[2, *lines[0][1:]], [3, *lines[1][1:]]], "faceup": [70, 71], "locks": []}
-    assert session.feed(second)["verdict"] == "move"
+    assert session.feed(second).verdict == "move"
     journal.close()
 
     with Journal(tmp_path / "games.sqlite") as again:
@@ -144,8 +144,8 @@ def test_an_accepted_table_is_journaled_resumed_and_exported(
     lines = OPENING["lines"]
     assert isinstance(lines, list)
     odd = {"lines": [[60, 70, *lines[0][2:]], lines[1]], "faceup": [], "locks": []}
-    assert session.feed(odd)["verdict"] == "illegal"
-    assert session.feed({**odd, "accepted": True})["verdict"] == "move"
+    assert session.feed(odd).verdict == "illegal"
+    assert session.feed({**odd, "accepted": True}).verdict == "move"
     journal.close()
     with Journal(db) as again:
         resumed = Session.resume(again, session.game_id, open_referee)
@@ -175,7 +175,7 @@ def test_a_rollecate_game_is_journaled_resumed_and_undone_by_replay(tmp_path: Pa
     journal = Journal(db)
     session = Session.start("rollecate", opening, open_rollecate, journal, {"mode": "table"})
     verdicts = [session.feed(line) for line in lines[:40]]
-    assert "illegal" not in [v["verdict"] for v in verdicts]
+    assert "illegal" not in [v.verdict for v in verdicts]
     journal.close()
 
     def state(referee: Any) -> tuple[object, ...]:
@@ -188,8 +188,8 @@ def test_a_rollecate_game_is_journaled_resumed_and_undone_by_replay(tmp_path: Pa
         turns = resumed.turns
         resumed.undo()
         assert resumed.turns == turns - 1
-        last_end = max(i for i, v in enumerate(verdicts) if v["verdict"] in ("move", "win"))
-        earlier = max(i for i, v in enumerate(verdicts[:last_end]) if v["verdict"] == "move")
+        last_end = max(i for i, v in enumerate(verdicts) if v.verdict in ("move", "win"))
+        earlier = max(i for i, v in enumerate(verdicts[:last_end]) if v.verdict == "move")
         fresh = open_rollecate(opening)
         for line in lines[: earlier + 1]:
             fresh.judge(line)

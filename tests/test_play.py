@@ -22,18 +22,19 @@ from host.journal import Journal
 from host.play import play_table
 from host.session import Session
 from host.table_loop import TableLoop
-from host.trains.commands import DemoGame
+from host.tables.trains import demo_table
+from host.trains.observation import TrainsObservation
 from host.trains.referee import open_referee
 from vision.camera import CameraFrame, RenderedCamera
-from vision.observation import TrainsObservation
 from vision.pipeline import Pipeline
+from vision.trains_zones import TrainsZones
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED, PLAYERS = 26, 2  # a short seeded 2-seat game: 10 moves
 
 
 def rendered_game() -> tuple[list[dict[str, object]], RenderedCamera]:
-    tables = DemoGame(SEED, PLAYERS).play_out()
+    tables = demo_table(SEED, PLAYERS).lines
     camera = RenderedCamera([TrainsObservation.from_json(t) for t in tables], seed=SEED)
     return tables, camera
 
@@ -79,7 +80,7 @@ def test_play_follows_a_video_file_to_the_win(tmp_path: Path) -> None:
 
 
 def test_a_table_game_stopped_half_way_is_resumed_from_the_journal(tmp_path: Path) -> None:
-    tables = DemoGame(SEED, PLAYERS).play_out()
+    tables = demo_table(SEED, PLAYERS).lines
     observed = [TrainsObservation.from_json(t) for t in tables]
     first_half = write_video(tmp_path / "a.avi", RenderedCamera(observed[:6], seed=SEED))
     second_half = write_video(tmp_path / "b.avi", RenderedCamera(observed[5:], seed=SEED))
@@ -169,7 +170,7 @@ def test_a_session_survives_a_camera_dropout_and_the_board_being_killed(tmp_path
             session_for=session_for,  # type: ignore[arg-type]
             make_loop=lambda session: TableLoop(session, app, "trains", "trains", lights=lights),
             opener=troubled_camera,
-            feed=CameraFeed(Pipeline(players=PLAYERS)),
+            feed=CameraFeed(Pipeline(zones=TrainsZones(PLAYERS))),
             app=app,
             lights=lights,
             live=False,

@@ -12,13 +12,16 @@ from host.camera_feed import CameraFeed
 from host.cli import main
 from host.context import AppContext
 from host.journal import Journal
-from host.rollecate.commands import watch_scenes
-from host.rollecate.demo import DemoGame
+from host.rollecate.cards import default_book
 from host.rollecate.observation import is_event
 from host.rollecate.referee import open_referee
+from host.rollecate.scoring import score_table
 from host.session import Session
 from host.table_loop import BoardInput, TableLoop, TableSeen
+from host.table_runner import watch_scenes
+from host.tables.rollecate import GAME, demo_table
 from vision.pipeline import Pipeline
+from vision.rollecate_zones import RollecateZones
 
 GOLDEN = Path(__file__).parent / "fixtures" / "rollecate" / "demo_seed1_3players.txt"
 
@@ -46,8 +49,8 @@ def test_the_demo_plays_every_player_count_to_a_winner(
 def test_the_camera_sees_the_turns_the_game_played(tmp_path: Path) -> None:
     """The first turns of a game, rendered, read by the recognizer (railway order, the train,
     the pile tops) and judged with their dice: every turn is recognised, none called illegal."""
-    game = DemoGame(seed=3, players=2)
-    scenes = game.scenes()[:14]
+    game = demo_table(seed=3, players=2)
+    scenes = game.scenes[:14]
     # The same scenes fed straight to a referee give the turns the camera should find.
     expected = open_referee(game.lines[0])
     moves = 0
@@ -60,7 +63,8 @@ def test_the_camera_sees_the_turns_the_game_played(tmp_path: Path) -> None:
         app = AppContext(out=out, journal=journal, camera="rendered", board="none")
         session = Session.start("rollecate", game.lines[0], open_referee, journal, {})
         loop = TableLoop(session, app, "Rollecate", "rollecate")
-        watch_scenes(scenes, CameraFeed(Pipeline(deck="rollecate", players=2)), loop, seed=3)
+        feed = CameraFeed(Pipeline(deck="rollecate", zones=RollecateZones(2)))
+        watch_scenes(GAME, game, scenes, feed, loop, seed=3)
         said = out.getvalue()
         assert "illegal" not in said, said
         assert session.turns == moves, said
@@ -78,8 +82,8 @@ def test_the_camera_sees_the_final_count_and_the_referee_counts_it_exactly(
 ) -> None:
     """The end of a demo game through the rendered camera: the last turn's table, then the
     railway cleared away and every card spread out, read by the recognizer and counted."""
-    game = DemoGame(seed=seed, players=players)
-    scenes = game.scenes()
+    game = demo_table(seed=seed, players=players)
+    scenes = game.scenes
     assert scenes[-1].view.spread is not None and not scenes[-1].view.railway
     out = io.StringIO()
     with Journal(tmp_path / "journal.sqlite") as journal:
@@ -90,10 +94,14 @@ def test_the_camera_sees_the_final_count_and_the_referee_counts_it_exactly(
             for line in (scene.view.to_json(), *scene.events):
                 loop.handle(BoardInput(line) if is_event(line) else TableSeen(line), float(now))
         assert session.referee.referee.scoring is None
-        watch_scenes(scenes[-2:], CameraFeed(Pipeline(deck="rollecate", players=players)), loop,
-                     seed=seed)
+        feed = CameraFeed(Pipeline(deck="rollecate", zones=RollecateZones(players)))
+        watch_scenes(GAME, game, scenes[-2:], feed, loop, seed=seed)
         said = out.getvalue()
         assert "illegal" not in said, said
         scoring = session.referee.referee.scoring
         assert scoring is not None, said
-        assert scoring.to_json() == game.state.scores().to_json()
+        # The engine's own final count: every seat's pile and hand, as its record spread them.
+        spread = [line for line in game.lines if "spread" in line][-1]["spread"]
+        book = default_book()
+        expected = score_table([[book.value(name) for name in cards] for cards in spread])
+        assert scoring.to_json() == expected.to_json()

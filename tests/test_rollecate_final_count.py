@@ -16,15 +16,14 @@ from rollecate_tables import CARDS
 
 from host.context import AppContext
 from host.journal import Journal
-from host.rollecate.observation import is_event
+from host.rollecate.observation import RollecateObservation, is_event
 from host.rollecate.referee import judge_file, open_referee
 from host.session import Session
 from host.table_loop import BoardInput, PlayerControl, TableLoop, TableSeen
-from vision.observation import RollecateObservation
 from vision.pipeline import CardReading, Pipeline
 from vision.rollecate_scene import lay_rollecate, rollecate_layout
 from vision.rollecate_table import final_spread_most
-from vision.rollecate_zones import rollecate_observation
+from vision.rollecate_zones import RollecateZones, rollecate_observation
 from vision.scene import Look, difficulty, photograph
 from vision.table import Placement
 
@@ -151,7 +150,7 @@ def test_the_camera_reads_every_card_of_the_final_count_with_the_railway_cleared
     table = RollecateObservation((), 0, tuple(() for _ in range(players)), spread=spread)
     look = Look.draw(seed, difficulty("easy"))
     image, _ = photograph(lay_rollecate(table, look, seed), 0, hands=0)
-    pipeline = Pipeline(deck="rollecate", players=players)
+    pipeline = Pipeline(deck="rollecate", zones=RollecateZones(players))
     pipeline.read(image)  # the first frame finds the markers
     assert pipeline.read(image).observation == table, f"seed {seed}"
 

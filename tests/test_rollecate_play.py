@@ -12,13 +12,20 @@ import cv2
 import pytest
 
 from host.board import BoardLink, SimulatedBoard
+from host.board.events import ButtonPress, DiceRoll
 from host.board.lights import BoardLights
+from host.board.pictures import picture_for
 from host.cli import main
 from host.context import AppContext
 from host.journal import Journal
 from host.play import open_camera
-from host.rollecate.commands import play_at_table, resume, typed_line
-from host.rollecate.demo import DemoGame
+from host.rollecate.observation import is_event
+from host.rollecate.referee import open_referee
+from host.session import Session
+from host.table_loop import BoardInput, PlayerControl, TableLoop, TableSeen
+from host.table_runner import play_at_table, resume
+from host.tables.rollecate import GAME, demo_table, typed_line
+from host.turns import TurnIndicator
 from vision.camera import CameraFrame, RenderedCamera
 
 SEED = 3  # seat 0 builds a 4 in the first turn: four dice
@@ -27,7 +34,7 @@ SEED = 3  # seat 0 builds a 4 in the first turn: four dice
 def test_a_build_arms_the_roll_button_and_the_boards_dice_go_to_the_referee(
     tmp_path: Path,
 ) -> None:
-    scenes = DemoGame(SEED, 2).scenes()[:2]  # the set-up, then the build
+    scenes = demo_table(SEED, 2).scenes[:2]  # the set-up, then the build
     frames = list(RenderedCamera([scene.view for scene in scenes], seed=SEED))
     out = io.StringIO()
     journal = Journal(tmp_path / "games.sqlite")
@@ -50,7 +57,7 @@ def test_a_build_arms_the_roll_button_and_the_boards_dice_go_to_the_referee(
                 if pressed is not None and time.monotonic() - pressed > 3:
                     return
 
-        assert play_at_table(2, 0, app, lambda: table_with_a_player(), lights) == 0
+        assert play_at_table(GAME, 2, 0, app, lambda: table_with_a_player(), lights) == 0
         lights.close()
     said = out.getvalue()
     game_id = journal.games()[-1].id
@@ -79,7 +86,7 @@ def test_dice_rolled_by_hand_are_typed(typed: str, line: dict[str, object] | Non
 
 
 def test_a_table_game_cut_off_before_its_dice_resumes_asking_for_them(tmp_path: Path) -> None:
-    scenes = DemoGame(SEED, 2).scenes()[:2]  # the set-up, then the build
+    scenes = demo_table(SEED, 2).scenes[:2]  # the set-up, then the build
     camera = RenderedCamera([scene.view for scene in scenes], seed=SEED)
     video = tmp_path / "table.avi"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), camera.fps, (1280, 720))
@@ -91,13 +98,13 @@ def test_a_table_game_cut_off_before_its_dice_resumes_asking_for_them(tmp_path: 
     with Journal(db) as journal:
         app = AppContext(out=out, journal=journal, camera=str(video), board="none")
         # The game is played until the build stands; then the app is gone (the video ends).
-        assert play_at_table(2, 0, app, open_camera(str(video)), None) == 0
+        assert play_at_table(GAME, 2, 0, app, open_camera(str(video)), None) == 0
         game_id = journal.games()[-1].id
     assert "roll 4 dice" in out.getvalue() and "type the dice" in out.getvalue()
     again = io.StringIO()
     with Journal(db) as journal:
         app = AppContext(out=again, journal=journal, camera=str(video), board="none")
-        assert resume(game_id, app) == 0
+        assert resume(GAME, game_id, app) == 0
     said = again.getvalue()
     assert f"Resuming game {game_id} after 0 turns" in said
     assert "type the dice" in said.split("Resuming")[1], said  # the build's dice are still due
@@ -108,3 +115,56 @@ def test_a_demo_game_is_not_resumed_at_the_table(capsys: pytest.CaptureFixture[s
     capsys.readouterr()
     assert main(["resume", "1"]) == 2
     assert "conductor demo rollecate --seed 2" in capsys.readouterr().err
+
+
+class BoardNow:
+    """The board's LEDs and roll button driven straight through the link: each call returns once
+    the board has answered, so the test knows what the roll button holds when it presses it."""
+
+    def __init__(self, link: BoardLink) -> None:
+        self.link = link
+        self.armed: list[int] = []
+
+    def show_turn(self, turn: TurnIndicator) -> None:
+        self.link.show(picture_for(turn))
+
+    def arm_dice(self, kind: str, count: int) -> None:
+        self.link.arm(kind, count)
+        self.armed.append(count)
+
+
+def rolled_on_press(sim: SimulatedBoard, link: BoardLink) -> int | None:
+    """Press the board's roll button: how many dice it rolled (None: it rolled none)."""
+    sim.press("roll", 150)
+    pressed_at = None
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        event = link.next_event(timeout=0.2)
+        if isinstance(event, DiceRoll):
+            return len(event.faces)
+        if isinstance(event, ButtonPress) and event.button == "roll":
+            pressed_at = time.monotonic()
+        if pressed_at is not None and time.monotonic() - pressed_at > 1.5:
+            return None  # the board sends a button's roll with its press: none is coming
+    raise AssertionError("the board never reported the press")
+
+
+def test_an_undo_disarms_the_roll_button_the_undone_turn_had_armed(tmp_path: Path) -> None:
+    """Seat 0's turn is complete, seat 1's build wants three dice and arms the button; the
+    players take back seat 0's turn: no dice are due, so the button must roll nothing."""
+    lines = demo_table(SEED, 2).lines
+    with SimulatedBoard() as sim, BoardLink.open(sim.port) as link, \
+            Journal(tmp_path / "games.sqlite") as journal:
+        board = BoardNow(link)
+        app = AppContext(out=io.StringIO(), journal=journal, board="sim")
+        session = Session.start("rollecate", lines[0], open_referee, journal, {"mode": "table"})
+        loop = TableLoop(session, app, "Rollecate", "rollecate", lights=board, dice="wheel")
+        for now, line in enumerate(lines[1:5], start=1):
+            loop.handle(BoardInput(line) if is_event(line) else TableSeen(line), float(now))
+        assert session.turns == 1 and session.referee.dice_wanted == 3
+        assert board.armed[-1] == 3
+        assert rolled_on_press(sim, link) == 3
+        loop.handle(PlayerControl("undo"), 5.0)
+        assert session.turns == 0 and session.referee.dice_wanted == 0
+        assert board.armed[-1] == 0
+        assert rolled_on_press(sim, link) is None

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from host.errors import IllegalMoveError
 from host.rollecate.bots import simple_policy
 from host.rollecate.cards import default_book
-from host.rollecate.moves import IllegalMoveError
 from host.rollecate.state import GameState
 
 seeds = st.integers(0, 2**32 - 1)

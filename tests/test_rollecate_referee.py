@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from rollecate_helpers import play_randomly
 
 from host.cli import main
-from host.rollecate.demo import scenes_of
 from host.rollecate.referee import judge_file, open_referee
 from host.rollecate.state import GameState
 from host.rollecate.transcript import table_lines
+from host.tables.rollecate import scenes_of
 
 
 def _judge(tmp_path: Path, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:

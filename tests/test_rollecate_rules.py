@@ -7,7 +7,8 @@ import random
 import pytest
 from rollecate_helpers import B, W, table
 
-from host.rollecate.moves import Build, Discard, DiscardChaos, IllegalMoveError, Pass, Roll
+from host.errors import IllegalMoveError
+from host.rollecate.moves import Build, Discard, DiscardChaos, Pass, Roll
 from host.rollecate.rules import REMOVED_UNSEEN, roll_sizes
 from host.rollecate.state import GameState, Phase
 

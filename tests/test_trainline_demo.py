@@ -6,15 +6,13 @@ import io
 import re
 
 from host.cli import main
-from host.context import AppContext
-from host.journal import Journal
-from host.trainline.commands import demo
+from host.tables.trainline import transcript
 from host.trainline.game import PAWNS
 
 
 def _run(seed: int, players: int) -> str:
     out = io.StringIO()
-    assert demo(seed=seed, players=players, app=AppContext(out=out, journal=Journal())) == 0
+    assert transcript(seed, players, out) == 0
     return out.getvalue()
 
 

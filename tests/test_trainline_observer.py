@@ -9,16 +9,14 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from transcripts import Expected, expected_verdicts
 
 from host.cli import main
 from host.errors import BadInputError
 from host.trainline import bots
-from host.trainline.game import Phase, TrainlineGame
-from host.trainline.moves import Board, EndTurn
-from host.trainline.observer import cards_played, judge_observations, observation_of
-from host.turns import TurnIndicator
-
-Expected = tuple[str, TurnIndicator | None]
+from host.trainline.game import TrainlineGame
+from host.trainline.observer import judge_observations
+from host.trainline.transcript import observation_lines
 
 
 def observed_game(seed: int, players: int) -> tuple[list[str], list[Expected]]:
@@ -26,30 +24,8 @@ def observed_game(seed: int, players: int) -> tuple[list[str], list[Expected]]:
     the verdict kind and seat lights the referee should give for each line."""
     rng = random.Random(seed)
     game = TrainlineGame.new(players, rng)
-    lines = [json.dumps({"seats": players, "first": 0})]
-    expected: list[Expected] = []
-    played: list[str] = []
-    while game.phase is not Phase.OVER:
-        begun, actor = game.turns_begun, game.current
-        move = bots.choose(game, rng)
-        if isinstance(move, EndTurn):  # the table as it stands, then the seat's button
-            lines.append(json.dumps(observation_of(game, played)))
-            expected.append(("waiting", None))
-            played = []
-        game.push(move)
-        played += cards_played(move)
-        if isinstance(move, Board):
-            lines.append(json.dumps({"event": "roll", "open": move.doors_open}))
-            expected.append(("waiting", None))
-        if isinstance(move, EndTurn):
-            lines.append(json.dumps({"event": "button", "seat": actor}))
-            expected.append(("move", game.turn_indicator()))
-        elif game.turns_begun != begun or game.phase is Phase.OVER:
-            lines.append(json.dumps(observation_of(game, played)))
-            played = []
-            over = game.phase is Phase.OVER
-            expected.append(("win" if over else "move", game.turn_indicator()))
-    return lines, expected
+    bots.play_out(game, rng)
+    return expected_verdicts(observation_lines(game))
 
 
 @settings(max_examples=6, deadline=None)

@@ -8,8 +8,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from host.trainline.game import PAWNS, Phase, TrainlineGame, roll_boarding_die
-from host.trainline.moves import Board, Move, PlayExpress, PlayReverse
+from host.trainline.game import PAWNS, Phase, TrainlineGame
+from host.trainline.moves import Move, PlayExpress, PlayReverse
 from host.turns import Direction
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -17,12 +17,11 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 def pick(game: TrainlineGame, rng: random.Random) -> Move:
     """A random legal move, leaning on Express and Reverse; the boarding die rolled fairly."""
+    if game.is_chance_node():
+        return game.sample_chance(rng)
     moves = game.legal_moves()
     twisty = [m for m in moves if isinstance(m, PlayExpress | PlayReverse)]
-    move = rng.choice(twisty) if twisty and rng.random() < 0.6 else rng.choice(moves)
-    if isinstance(move, Board):
-        move = Board(move.start, roll_boarding_die(rng))
-    return move
+    return rng.choice(twisty) if twisty and rng.random() < 0.6 else rng.choice(moves)
 
 
 @settings(max_examples=20, deadline=None)

@@ -50,3 +50,11 @@ def test_referee_command_prints_verdicts_and_exits_2_on_a_bad_line(
     path.write_text(game.record_lines()[0] + '\n{"action": "jump"}\n')
     assert main(["referee", "trainline", str(path)]) == 2
     assert "line 2" in capsys.readouterr().err
+
+
+def test_an_older_board_line_with_its_die_roll_is_judged_as_one_line() -> None:
+    game = TrainlineGame.new(2, random.Random(2))
+    old = {"action": "board", "start": [0, 4], "doors_open": False}
+    verdicts = list(judge_lines([*game.record_lines(), json.dumps(old)]))
+    assert verdicts == [{**verdicts[0], "verdict": "move", "move": old, "next_seat": 1}]
+    assert "misses the train" in verdicts[0]["said"]

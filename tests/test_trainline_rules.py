@@ -7,20 +7,20 @@ import random
 
 import pytest
 
-from host.errors import BadInputError
+from host.errors import BadInputError, IllegalMoveError
 from host.trainline.cards import ACTION_TYPES
 from host.trainline.game import (
     ACTION_HAND,
     BLOCKED_TURNS_ALLOWED,
     NUMBER_HAND,
     PAWNS,
-    IllegalMoveError,
     Phase,
     TrainlineGame,
 )
 from host.trainline.moves import (
     Accept,
     Board,
+    BoardingDie,
     Eccentric,
     EndTurn,
     Enter,
@@ -36,6 +36,7 @@ from host.trainline.moves import (
     UseToken,
     move_from_json,
     move_to_json,
+    moves_from_json,
 )
 from host.trainline.tiles import Join, Space, join, load_tile, parse_tile
 from host.turns import Direction
@@ -89,11 +90,16 @@ def test_set_up_deals_pawns_cards_and_tokens(players: int) -> None:
 
 def test_open_doors_board_and_keep_the_turn_closed_doors_miss_it() -> None:
     game = fresh()
-    game.push(Board(START, doors_open=True))
+    game.push(Board(START))
+    assert game.is_chance_node() and game.acting_seat == 0
+    illegal(game, EndTurn(), "roll the boarding die first")
+    game.push(BoardingDie(doors_open=True))
     assert game.players[0].aisle == (1, 4) and game.current == 0
-    illegal(game, Board((6, 4), doors_open=True), "one boarding per turn")
+    illegal(game, BoardingDie(doors_open=True), "no boarding die is due")
+    illegal(game, Board((6, 4)), "one boarding per turn")
     game.push(EndTurn())
-    game.push(Board((6, 4), doors_open=False))
+    game.push(Board((6, 4)))
+    game.push(BoardingDie(doors_open=False))
     assert game.players[1].missed == (6, 4) and game.current == 0
     game.push(EndTurn())
     # The pawn that missed the train enters on its owner's next turn, without a roll.
@@ -300,7 +306,7 @@ def test_seating_the_last_pawn_wins() -> None:
 
 @pytest.mark.parametrize(
     "move",
-    [Board((0, 4), True), MoveAlong(("red-1", "red-2"), True, ("excuse-me",), (2, 3)),
+    [Board((0, 4)), BoardingDie(True), MoveAlong(("red-1", "red-2"), True, ("excuse-me",), (2, 3)),
      MoveAlong(("blue-4",), False, ("excuse-me",), (2, 0), (1, 0)),
      Exit("exit-2x", ((1, 1), (2, 2))), PanHandle(1, "blue-3"), EndTurn()],
 )
@@ -310,9 +316,22 @@ def test_moves_round_trip_through_json(move: object) -> None:
 
 def test_malformed_actions_are_refused_with_a_reason() -> None:
     with pytest.raises(BadInputError, match="needs 'start'"):
-        move_from_json({"action": "board", "doors_open": True})
+        move_from_json({"action": "board"})
     with pytest.raises(BadInputError, match="bad value"):
-        move_from_json({"action": "board", "start": [0], "doors_open": True})
+        move_from_json({"action": "board", "start": [0]})
+    with pytest.raises(BadInputError, match="unknown field"):
+        move_from_json({"action": "board", "start": [0, 4], "doors_open": True})
+
+
+def test_a_board_line_holding_its_die_roll_still_reads_as_the_board_and_the_roll() -> None:
+    """Records written before the die was a chance outcome of its own still replay."""
+    old = {"action": "board", "start": [0, 4], "doors_open": False}
+    assert moves_from_json(old) == [Board((0, 4)), BoardingDie(False)]
+    game = fresh()
+    head = game.record_lines()[0]
+    replayed = TrainlineGame.from_record_lines([head, json.dumps(old)])
+    assert replayed.players[0].missed == (0, 4) and replayed.current == 1
+    assert replayed.record == [Board((0, 4)), BoardingDie(False)]
 
 
 def test_excuse_me_slides_a_seated_opponent_over_unless_it_sits_by_a_passenger() -> None:

@@ -7,9 +7,23 @@ import random
 import pytest
 from trains_helpers import cards_with, everywhere, table
 
-from host.trains.moves import IllegalMoveError, Move, MoveKind
-from host.trains.position import DECK_SIZE, Phase, Position, apply, complete, legal_moves
-from host.trains.rules import Ability
+from host.errors import IllegalMoveError
+from host.trains.game import Game
+from host.trains.moves import Drawn, Move, MoveKind
+from host.trains.position import (
+    DECK_SIZE,
+    Phase,
+    Position,
+    Refill,
+    apply,
+    complete,
+    deal,
+    decide,
+    drawable,
+    legal_moves,
+    sample_chance,
+)
+from host.trains.rules import HOLE, Ability
 
 SWAP = cards_with(Ability.SWAP_ADJACENT)
 ACROSS = cards_with(Ability.SWAP_ACROSS_ONE)
@@ -239,3 +253,73 @@ def test_only_the_seat_on_turn_may_move() -> None:
         apply(start, Move(1, MoveKind.ABILITY, 0, SWAP[0]))
     with pytest.raises(IllegalMoveError, match="not face up"):
         use(start, SWAP[1], 0)
+
+
+def test_a_remove_leaves_a_chance_node_and_the_draw_pile_deals_each_line_in_turn() -> None:
+    pile = [1, 2, 3]
+    start = table(
+        [LINE_A, LINE_B, [72, 62, 52, 42, 32, 22, 12]],
+        faceup=[REMOVE_LEFT[0]],
+        draw_pile=pile,
+        to_play=1,
+    )
+    waiting = decide(start, Move(1, MoveKind.ABILITY, None, REMOVE_LEFT[0]))
+    assert waiting.is_chance_node() and waiting.refill == Refill(0, (1, 2, 0))
+    assert [line[0] for line in waiting.lines] == [HOLE, HOLE, HOLE]
+    assert drawable(waiting) == [3]
+    with pytest.raises(IllegalMoveError, match="deals first"):
+        decide(waiting, Move(1, MoveKind.DRAW, 0))
+    after, outcome = deal(waiting, None)
+    assert outcome == Drawn(3) and after.lines[1][0] == 3 and after.refill == Refill(0, (2, 0))
+    with pytest.raises(IllegalMoveError, match="top card of the draw pile is the 2"):
+        deal(after, 7)
+    for _ in range(2):
+        after = deal(after, None)[0]
+    assert after.refill is None and after.to_play == 2
+    assert after == apply(start, Move(1, MoveKind.ABILITY, None, REMOVE_LEFT[0]))
+    with pytest.raises(IllegalMoveError, match="no line is owed"):
+        deal(after, None)
+
+
+def test_a_draw_is_a_decision_and_the_drawn_card_is_chance() -> None:
+    start = table([LINE_A, LINE_B], draw_pile=[5, 9])
+    with pytest.raises(IllegalMoveError, match="names no drawn card"):
+        decide(start, Move(0, MoveKind.DRAW, 6, drawn=(9,)))
+    waiting = decide(start, Move(0, MoveKind.DRAW, 6))
+    assert waiting.lines == start.lines and waiting.refill == Refill(6, (0,), draw=True)
+    after, outcome = deal(waiting, None)
+    assert outcome == Drawn(9) and after.lines[0][6] == 9 and LINE_A[6] in after.faceup
+    assert after.to_play == 1 and after == apply(start, Move(0, MoveKind.DRAW, 6, drawn=(9,)))
+
+
+def test_on_a_real_table_any_card_it_cannot_place_may_be_drawn() -> None:
+    real = Position.from_table(2, 0, [LINE_A, LINE_B], [SWAP[0]], Phase.PLAY)
+    real.discard = [SWAP[1]]
+    waiting = decide(real, Move(0, MoveKind.DRAW, 0))
+    cards = drawable(waiting)
+    assert not {*LINE_A, *LINE_B, SWAP[0], SWAP[1]} & set(cards)
+    assert len(cards) == DECK_SIZE - 14 - 2
+    drawn = sample_chance(waiting, random.Random(3))
+    assert drawn.card in cards and deal(waiting, drawn.card)[0].lines[0][0] == drawn.card
+
+
+def test_a_game_takes_decisions_and_chance_outcomes_and_records_each_turn_whole() -> None:
+    start = table([LINE_A, LINE_B], faceup=[REMOVE_MIDDLE[0]], draw_pile=[5, 9, 2, 3])
+    game = Game(start)
+    game.push(Move(0, MoveKind.ABILITY, None, REMOVE_MIDDLE[0]))
+    assert game.is_chance_node() and game.legal_moves() == [Drawn(3)]
+    game.push(game.sample_chance(random.Random(0)))
+    game.push(Drawn(2))
+    game.push(Move(1, MoveKind.DRAW, 0))
+    game.push(Drawn(9))
+    assert [move.drawn for move in game.moves] == [(3, 2), (9,)]
+    assert Game.from_record(game.record()).position == game.position
+    assert game.pop() == Drawn(9) and game.is_chance_node()
+    game.pop()
+    assert game.pop() == Drawn(2) and game.position.refill == Refill(3, (1,))
+
+
+def test_a_position_written_before_refills_existed_still_reads() -> None:
+    data = table([LINE_A, LINE_B]).to_json()
+    del data["refill"]
+    assert Position.from_json(data) == table([LINE_A, LINE_B])

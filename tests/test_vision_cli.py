@@ -8,13 +8,14 @@ import pytest
 
 from host.cli import main
 from host.deck import load_deck
+from host.trains.observation import TrainsObservation
 from vision.camera import RenderedCamera
 from vision.enroll import enroll, names_in
 from vision.imaging import read_image, write_image
-from vision.observation import TrainsObservation
 from vision.pipeline import Pipeline
 from vision.scene import random_trains_table, render_cards, render_table
 from vision.stabilizer import Stabilizer
+from vision.trains_zones import TrainsZones
 
 
 def test_identify_prints_each_card_with_name_confidence_corners_and_centre(
@@ -105,7 +106,7 @@ def test_the_rendered_camera_plays_a_game_the_pipeline_reports_move_by_move() ->
     lines[1] = (*lines[1][:3], 84, *lines[1][4:])
     second = TrainsObservation(tuple(lines), (*first.faceup, first.lines[1][3]), first.locks)
     camera = RenderedCamera([first, second, first], seed=41, still_frames=11, hand_frames=4)
-    pipeline, stabilizer = Pipeline(players=3), Stabilizer[TrainsObservation]()
+    pipeline, stabilizer = Pipeline(zones=TrainsZones(3)), Stabilizer[TrainsObservation]()
     events = []
     for frame in camera:
         event = stabilizer.feed(frame.timestamp, pipeline.read(frame.image).observation)

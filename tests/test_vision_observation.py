@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vision.observation import ObservationError, TrainsObservation
+from host.trains.observation import MalformedObservationError, TrainsObservation
 
 numbers = st.one_of(st.none(), st.integers(1, 84))
 
@@ -36,6 +36,6 @@ def test_an_observation_survives_its_json(parts: tuple[list[list[int | None]],
     {"lines": [[1, 2, 3, 4, 5, 6, True]] * 2},
 ])
 def test_a_malformed_observation_gets_a_one_line_reason(data: object) -> None:
-    with pytest.raises(ObservationError) as error:
+    with pytest.raises(MalformedObservationError) as error:
         TrainsObservation.from_json(data)
     assert "\n" not in str(error.value)

@@ -13,7 +13,8 @@ from vision.detect import find_cards
 from vision.identify import rendered_references
 from vision.imaging import Image, grey, transform_points
 from vision.markers import TableFinder
-from vision.pipeline import CardReading, Pipeline
+from vision.pipeline import Pipeline
+from vision.readings import CardReading
 from vision.scene import GroundTruth, random_trains_table, render_table
 
 SEEDS = {"easy": range(100, 104), "medium": range(200, 204), "hard": range(300, 303)}

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from host.deck import load_deck
+from host.trains.observation import TrainsObservation
 from vision.faces import render_face
 from vision.identify import face_patch, rendered_references
-from vision.observation import TrainsObservation
 from vision.scene import FRAME_SIZE, random_trains_table, render_table
 
 

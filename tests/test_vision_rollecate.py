@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from host.deck import load_deck
+from host.rollecate.observation import RollecateObservation
 from vision.faces import render_face
 from vision.identify import face_patch, rendered_references
-from vision.observation import RollecateObservation
-from vision.pipeline import CardReading, Pipeline
+from vision.pipeline import Pipeline
+from vision.readings import CardReading
 from vision.rollecate_scene import (
     TrainPiece,
     lay_rollecate,
@@ -21,7 +22,7 @@ from vision.rollecate_scene import (
     rollecate_layout,
 )
 from vision.rollecate_table import START_MARKER_ID, railway_centre, start_tile_centre
-from vision.rollecate_zones import covered_piles, rollecate_observation
+from vision.rollecate_zones import RollecateZones, covered_piles, rollecate_observation
 from vision.scene import Look, difficulty, lay_table, photograph
 from vision.table import Placement
 from vision.train_piece import find_train
@@ -32,7 +33,7 @@ def _read(observation_seed: int, look_seed: int, hands: bool = False
     table = random_rollecate_table(observation_seed, hands=hands)
     look = Look.draw(look_seed, difficulty("easy"))
     image, _ = photograph(lay_rollecate(table, look, look_seed), 0, hands=0)
-    pipeline = Pipeline(deck="rollecate", players=len(table.discard))
+    pipeline = Pipeline(deck="rollecate", zones=RollecateZones(len(table.discard)))
     read = pipeline.read(image).observation
     assert read is None or isinstance(read, RollecateObservation)
     return read, table
@@ -91,7 +92,7 @@ def test_the_start_tile_marker_is_found_with_the_table_markers() -> None:
     table = random_rollecate_table(3)
     look = Look.draw(3, difficulty("easy"))
     image, _ = photograph(lay_rollecate(table, look, 3), 0, hands=0)
-    pipeline = Pipeline(deck="rollecate", players=len(table.discard))
+    pipeline = Pipeline(deck="rollecate", zones=RollecateZones(len(table.discard)))
     reading = pipeline.read(image)
     assert reading.image_to_table is not None
     found = pipeline.table.extra[START_MARKER_ID]
@@ -129,7 +130,7 @@ def test_a_pile_card_the_recognizer_missed_is_not_read_as_an_empty_pile() -> Non
     table = RollecateObservation(names, 2, (("track-3",), ()))
     look = Look.draw(6, difficulty("easy"))
     image, _ = photograph(lay_rollecate(table, look, 6), 0, hands=0)
-    pipeline = Pipeline(deck="rollecate", players=2)
+    pipeline = Pipeline(deck="rollecate", zones=RollecateZones(2))
     reading = pipeline.read(image)
     assert reading.observation == table and reading.image_to_table is not None
     # As if the pile's top card had not been found: its place still looks like a card.

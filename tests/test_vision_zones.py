@@ -4,17 +4,18 @@ import numpy as np
 import pytest
 
 from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM
-from vision.pipeline import CardReading, Pipeline
+from vision.pipeline import Pipeline
+from vision.readings import CardReading
 from vision.scene import random_trains_table, render_table
 from vision.table import SEAT_EDGES, Edge, Placement, edge_direction, slot_centre
-from vision.zones import trains_observation
+from vision.trains_zones import TrainsZones, trains_observation
 
 
 @pytest.mark.parametrize("seed", [11, 12, 13, 14, 15, 16])
 def test_a_rendered_table_reads_as_the_observation_it_was_drawn_from(seed: int) -> None:
     table = random_trains_table(seed)
     image, _ = render_table(table, seed, "easy")
-    assert Pipeline().read(image).observation == table
+    assert Pipeline(zones=TrainsZones()).read(image).observation == table
 
 
 def test_each_player_reads_their_line_from_their_own_left() -> None:
@@ -68,7 +69,7 @@ def test_lock_tabs_are_read_only_where_a_protect_card_lies(seed: int) -> None:
     table = random_trains_table(seed, players=4)
     assert len(table.locks) >= 3  # the seeds are chosen so, and every other slot is free
     image, _ = render_table(table, seed, "easy")
-    read = Pipeline().read(image).observation
+    read = Pipeline(zones=TrainsZones()).read(image).observation
     assert read is not None
     assert set(read.locks) == set(table.locks)
 
@@ -85,7 +86,7 @@ def test_a_card_swapped_in_place_between_frames_is_read_afresh() -> None:
     look = Look.draw(51, difficulty("easy"))
     frames = [photograph(lay_table(trains_layout(table, 51), look), shot)[0]
               for shot, table in enumerate((before, before, after))]
-    pipeline = Pipeline(players=2)
+    pipeline = Pipeline(zones=TrainsZones(2))
     readings = [pipeline.read(frame).observation for frame in frames]
     assert readings == [before, before, after]
 
@@ -94,8 +95,8 @@ def test_a_card_swapped_for_one_a_single_digit_apart_is_read_afresh() -> None:
     # A draw seen by the rendered camera: seat 1's 75 is replaced by the 35 in the same place
     # and laid face up. 75 for 35 changes a few percent of the window, too little for the mean
     # grey change; a stale 75 would be a wrong identity, the worst error the recognizer can make.
+    from host.trains.observation import TrainsObservation
     from vision.camera import RenderedCamera
-    from vision.observation import TrainsObservation
     from vision.stabilizer import Stabilizer
 
     tables = [
@@ -103,7 +104,7 @@ def test_a_card_swapped_for_one_a_single_digit_apart_is_read_afresh() -> None:
         {"lines": [[78, 47, 33, 22, 40, 12, 48], [35, 66, 56, 51, 28, 21, 65]], "faceup": [5, 75]},
     ]
     observations = [TrainsObservation.from_json({**table, "locks": []}) for table in tables]
-    pipeline, stable = Pipeline(players=2), Stabilizer[TrainsObservation]()
+    pipeline, stable = Pipeline(zones=TrainsZones(2)), Stabilizer[TrainsObservation]()
     reported = []
     for frame in RenderedCamera(observations, seed=2):
         change = stable.feed(frame.timestamp, pipeline.read(frame.image).observation)

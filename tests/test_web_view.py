@@ -78,7 +78,7 @@ def state_after(observations: list[dict[str, Any]], message: str | None = None) 
     return snapshot(
         game="trains",
         title="The Game of Trains",
-        turn=referee.turn(),
+        turn=referee.turn_indicator(),
         table=referee.table(),
         log=log,
         message=None if message is None else ("alert", message),
@@ -173,7 +173,7 @@ def test_a_rollecate_table_shows_the_railway_the_train_and_the_piles(
     opening = {"seats": 2, "first": 1, "railway": ["track-2", "track-4", "broken-3", "track-1"],
                "train": 2, "discard": [["track-3", "chaos-2"], []]}
     referee = open_rollecate(opening)
-    view.publish(snapshot(game="rollecate", title="Rollecate", turn=referee.turn(),
+    view.publish(snapshot(game="rollecate", title="Rollecate", turn=referee.turn_indicator(),
                           table=referee.table(), log=GameLog(), message=None))
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(view.url)

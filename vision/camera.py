@@ -17,8 +17,9 @@ import cv2
 import numpy as np
 
 from host.errors import BadInputError
+from host.rollecate.observation import RollecateObservation
+from host.trains.observation import TrainsObservation
 from vision.imaging import Image
-from vision.observation import RollecateObservation, TableObservation, TrainsObservation
 from vision.rollecate_scene import lay_rollecate
 from vision.scene import (
     Difficulty,
@@ -29,6 +30,9 @@ from vision.scene import (
     photograph,
     trains_layout,
 )
+
+TableObservation = TrainsObservation | RollecateObservation
+"""A table the rendered camera can draw."""
 
 
 @dataclass(frozen=True)

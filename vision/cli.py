@@ -14,30 +14,42 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
 
+from host.deck import deck_from
 from host.errors import BadInputError
+from host.trains.observation import TrainsObservation
+from vision.annotate import annotate
 from vision.camera import CameraFrame, RenderedCamera, VideoCamera
 from vision.identify import References, rendered_references
-from vision.imaging import Image, read_image, write_image
-from vision.observation import TableObservation, TrainsObservation
-from vision.pipeline import FrameReading, Pipeline
+from vision.imaging import read_image, write_image
+from vision.pipeline import Pipeline
 from vision.printing import write_deck, write_markers
+from vision.readings import Observation, Zones
+from vision.recognize import WEBCAM_ASSUMPTION, CardReferences, load_references, too_alike
+from vision.rollecate_zones import RollecateZones
 from vision.scene import DIFFICULTIES, render_table
 from vision.stabilizer import Stabilizer
+from vision.trains_zones import TrainsZones
 
 DECKS = ("trains", "rollecate")
 """Decks Conductor draws faces for (others can be enrolled from photos)."""
 
 
-def _references(args: argparse.Namespace) -> References:
+def _references(args: argparse.Namespace) -> References | CardReferences:
+    """The references for ``--deck`` (a name or a deck file): ``--references``, or our own
+    faces of a shipped deck we draw; any other deck must be enrolled first."""
+    deck = deck_from(args.deck)
     if args.references is not None:
-        references = References.load(args.references)
-        if references.deck != args.deck:
+        references = load_references(args.references)
+        if references.deck != deck.name:
             raise BadInputError(f"{args.references} holds deck {references.deck!r}, "
-                                f"not {args.deck!r}")
+                                f"not {deck.name!r}")
         return references
-    return rendered_references(args.deck)
+    if deck.name in DECKS and not Path(args.deck).is_file():
+        return rendered_references(deck.name)
+    raise BadInputError(f"deck {deck.name!r} has no references: enroll it first "
+                        f"(conductor vision enroll {args.deck} PICTURES/) and pass "
+                        f"--references")
 
 
 def _markers(args: argparse.Namespace) -> int:
@@ -53,18 +65,44 @@ def _deck(args: argparse.Namespace) -> int:
 
 
 def _enroll(args: argparse.Namespace) -> int:
-    from vision.enroll import enroll
+    from vision.enroll import enroll, enroll_faces
 
-    references = enroll(args.deck, args.folder, glyphs=args.glyphs)
-    out = args.out or args.folder / f"{args.deck}.references.npz"
-    references.save(out)
-    print(f"enrolled {len(references.cards)} cards ({len(references.names)} pictures) of "
-          f"{args.deck} into {out}")
+    deck = deck_from(args.deck)
+    shipped_faces = deck.name in DECKS and not Path(args.deck).is_file()
+    if args.glyphs and not shipped_faces:
+        raise BadInputError("--glyphs works for the trains deck drawn by Conductor only")
+    out = args.out or args.folder / f"{deck.name}.references.npz"
+    if shipped_faces and not args.published:
+        references = enroll(deck.name, args.folder, glyphs=args.glyphs)
+        references.save(out)
+        print(f"enrolled {len(references.cards)} cards ({len(references.names)} pictures) of "
+              f"{deck.name} into {out}")
+        return 0
+    faces = enroll_faces(deck, args.folder)
+    faces.save(out)
+    _report(faces, deck.name, [card.id for card in deck.cards])
+    print(f"enrolled {len(faces.cards)} cards ({len(faces.names)} pictures) of {deck.name} "
+          f"into {out}")
     return 0
 
 
+def _report(faces: CardReferences, deck: str, cards: list[str]) -> None:
+    """Every card learnt, every card missing, and every pair the camera cannot tell apart."""
+    pictures = {name: faces.names.count(name) for name in faces.cards}
+    for name, count in pictures.items():
+        print(f"learnt {name} ({count} picture{'s' if count > 1 else ''})")
+    missing = [name for name in cards if name not in pictures]
+    if missing:
+        print(f"not enrolled (never named): {', '.join(missing)}")
+    pairs = too_alike(faces)
+    print(f"too alike to tell apart, assuming {WEBCAM_ASSUMPTION}: "
+          + (", ".join(f"{a} / {b}{' (turned)' if turned else ''}" for a, b, turned in pairs)
+             or "none"))
+
+
 def _identify(args: argparse.Namespace) -> int:
-    pipeline = Pipeline(deck=args.deck, references=_references(args))
+    references = _references(args)
+    pipeline = Pipeline(deck=references.deck, references=references)
     results: list[dict[str, Any]] = []
     for path in args.images:
         reading = pipeline.read(read_image(path))
@@ -85,23 +123,11 @@ def _identify(args: argparse.Namespace) -> int:
     return 0
 
 
-def annotate(image: Image, reading: FrameReading) -> Image:
-    """A copy of the frame with every card's outline and name drawn on it."""
-    out = image.copy() if image.ndim == 3 else np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR),
-                                                          np.uint8)
-    for card in reading.cards:
-        colour = (60, 200, 60) if card.name else (40, 40, 230)
-        corners = np.round(card.corners).astype(np.int32)
-        cv2.polylines(out, [corners], True, colour, 2, cv2.LINE_AA)
-        label = card.name.split("/", 1)[1] if card.name else "?"
-        x, y = card.centre
-        cv2.putText(out, label, (int(x) - 12, int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
-                    (255, 255, 255), 3, cv2.LINE_AA)
-        cv2.putText(out, label, (int(x) - 12, int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 1,
-                    cv2.LINE_AA)
-    status = f"table: {'found' if reading.image_to_table is not None else 'not found'}"
-    cv2.putText(out, status, (10, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 255, 255), 2)
-    return out
+def _zones(deck: str, players: int | None) -> Zones | None:
+    """The zones of the game ``deck`` belongs to (Rollecate's need the seats)."""
+    if deck == "trains":
+        return TrainsZones(players)
+    return RollecateZones(players) if deck == "rollecate" and players is not None else None
 
 
 def _demo_game() -> list[TrainsObservation]:
@@ -125,8 +151,10 @@ def _frames(source: str) -> Iterable[CameraFrame]:
 
 
 def _watch(args: argparse.Namespace) -> int:
-    pipeline = Pipeline(deck=args.deck, references=_references(args), players=args.players)
-    stabilizer: Stabilizer[TableObservation] = Stabilizer()
+    references = _references(args)
+    pipeline = Pipeline(deck=references.deck, zones=_zones(references.deck, args.players),
+                        references=references)
+    stabilizer: Stabilizer[Observation] = Stabilizer()
     display = bool(os.environ.get("DISPLAY")) and not args.out
     out: Path = args.out or Path("vision-watch")
     shown = 0
@@ -185,22 +213,27 @@ def register(commands: Any) -> None:
     deck.set_defaults(run=_deck)
 
     enroll = sub.add_parser("enroll", help="learn a deck's cards from a folder of pictures")
-    enroll.add_argument("deck", help="deck name (trains, rollecate)")
+    enroll.add_argument("deck", help="deck name (trains, rollecate, ...) or deck file (.json)")
     enroll.add_argument("folder", type=Path, help="pictures named after the cards they show")
     enroll.add_argument("--out", type=Path, default=None,
                         help="references file (default FOLDER/DECK.references.npz)")
     enroll.add_argument("--glyphs", action="store_true",
                         help="the pictures show a handful of a numbered deck's cards: learn "
                              "their digits and icons and compose all the other cards")
+    enroll.add_argument("--published", action="store_true",
+                        help="trains/rollecate: the pictures show the published cards, not "
+                             "Conductor's printed faces (any other deck always is)")
     enroll.set_defaults(run=_enroll)
 
     for name, helptext, run in (
             ("identify", "find and name the cards in pictures", _identify),
             ("watch", "watch a camera: annotated live view and table changes", _watch)):
         parser = sub.add_parser(name, help=helptext)
-        parser.add_argument("--deck", default="trains", help="deck of the cards (default trains)")
+        parser.add_argument("--deck", default="trains",
+                            help="deck name or deck file (default trains)")
         parser.add_argument("--references", type=Path, default=None,
-                            help="enrolled references (default: Conductor's own faces)")
+                            help="enrolled references (default for trains and rollecate: "
+                                 "Conductor's own faces)")
         parser.set_defaults(run=run)
         if name == "identify":
             parser.add_argument("images", type=Path, nargs="+", metavar="IMAGE")

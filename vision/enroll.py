@@ -20,13 +20,15 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from host.deck import Deck, DeckError, load_deck
 from host.errors import BadInputError
 from vision.detect import FoundCard, find_cards
 from vision.identify import References, face_patch
-from vision.imaging import Image, grey, read_image
+from vision.imaging import Image, Points, grey, read_image, transform_points
+from vision.recognize import CardReferences
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 """Picture formats enrollment reads."""
@@ -99,6 +101,81 @@ def patches_in(image: Image, count: int, origin: str) -> list[Image]:
     return [_upright(card) for card in _reading_order(cards)]
 
 
+def _pictures(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        raise BadInputError(f"no folder {folder}")
+    pictures = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not pictures:
+        raise BadInputError(f"{folder} holds no pictures ({', '.join(IMAGE_SUFFIXES)})")
+    return pictures
+
+
+SCAN_ASPECT_SLACK = 0.08
+"""How far (relative) a picture's shape may be from a card's to be taken as one whole card."""
+
+
+def _upright_corners(corners: Points) -> Points:
+    """Corners turned so that the card's top is the end nearer the top of the picture."""
+    top, bottom = corners[:2, 1].mean(), corners[2:, 1].mean()
+    return corners if top <= bottom else np.roll(corners, 2, axis=0)
+
+
+def _whole_faces(image: Image, count: int, origin: str, deck: Deck) -> list[Image]:
+    """``count`` upright card faces from a picture, in reading order, at the references'
+    resolution: a scan of one card is the card; otherwise cards are found by their outline
+    (with the table markers, if the picture shows them)."""
+    from vision.markers import TableFinder
+    from vision.outline import OutlineFinder, raw_outlines
+    from vision.recognize import REF_PX_PER_MM
+
+    width, height = deck.card_mm
+    shape = image.shape[1] / image.shape[0]
+    if count == 1 and abs(shape / (width / height) - 1) <= SCAN_ASPECT_SLACK:
+        return [image]
+    table = TableFinder()
+    table.update(image)
+    if table.homography is not None:
+        to_image = np.asarray(np.linalg.inv(table.homography), np.float64)
+        found = [transform_points(to_image, outline.corners)
+                 for outline in OutlineFinder(deck.card_mm).find(image, table.homography)]
+    else:
+        found = raw_outlines(image, deck.card_mm)
+    if count == 1 and found:
+        found = found[:1]
+    if len(found) != count:
+        raise BadInputError(f"{origin}: names {count} cards but {len(found)} were found")
+    ordered = _reading_order_corners([_upright_corners(corners) for corners in found])
+    size = (round(width * REF_PX_PER_MM), round(height * REF_PX_PER_MM))
+    source = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
+    return [np.asarray(cv2.warpPerspective(
+        image, cv2.getPerspectiveTransform(corners.astype(np.float32), source), size,
+        flags=cv2.INTER_AREA), np.uint8) for corners in ordered]
+
+
+def _reading_order_corners(cards: list[Points]) -> list[Points]:
+    """Rows top to bottom (a new row where a card starts below the previous row's middle),
+    each row left to right."""
+    rows: list[list[Points]] = []
+    for card in sorted(cards, key=lambda corners: float(corners[:, 1].mean())):
+        if rows and float(card[:, 1].mean()) < float(rows[-1][0][:, 1].max()):
+            rows[-1].append(card)
+        else:
+            rows.append([card])
+    return [card for row in rows for card in sorted(row, key=lambda c: float(c[:, 0].mean()))]
+
+
+def enroll_faces(deck: Deck, folder: Path) -> CardReferences:
+    """Whole-face references of ``deck`` (any published deck, no frame line needed) learnt
+    from the pictures in ``folder`` (named as for ``enroll``)."""
+    faces: dict[str, list[Image]] = defaultdict(list)
+    for picture in _pictures(folder):
+        names = names_in(picture, deck)
+        for name, face in zip(names, _whole_faces(read_image(picture), len(names),
+                                                  picture.name, deck), strict=True):
+            faces[name].append(face)
+    return CardReferences(deck.name, deck.card_mm, faces)
+
+
 def enroll(deck_name: str, folder: Path, glyphs: bool = False) -> References:
     """References for ``deck_name`` learnt from the pictures in ``folder``.
 
@@ -106,11 +183,7 @@ def enroll(deck_name: str, folder: Path, glyphs: bool = False) -> References:
     windows of all the others from their digits and icons (``vision.glyphs``).
     """
     deck = load_deck(deck_name)
-    if not folder.is_dir():
-        raise BadInputError(f"no folder {folder}")
-    pictures = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-    if not pictures:
-        raise BadInputError(f"{folder} holds no pictures ({', '.join(IMAGE_SUFFIXES)})")
+    pictures = _pictures(folder)
     patches: dict[str, list[Image]] = defaultdict(list)
     for picture in pictures:
         names = names_in(picture, deck)

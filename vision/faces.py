@@ -85,12 +85,12 @@ def _mm(value: float, px_per_mm: float) -> int:
     return round(value * px_per_mm)
 
 
-def card_mask(px_per_mm: float) -> Image:
+def card_mask(px_per_mm: float, card_mm: tuple[float, float] = (CARD_WIDTH_MM, CARD_HEIGHT_MM),
+              radius_mm: float = CORNER_RADIUS_MM) -> Image:
     """The card's silhouette (255 inside, rounded corners cut off) at a resolution."""
-    size = FaceSize(px_per_mm)
-    mask = np.zeros((size.height, size.width), np.uint8)
-    radius = max(1, _mm(CORNER_RADIUS_MM, px_per_mm))
-    w, h = size.width - 1, size.height - 1
+    mask = np.zeros((round(card_mm[1] * px_per_mm), round(card_mm[0] * px_per_mm)), np.uint8)
+    radius = max(1, _mm(radius_mm, px_per_mm))
+    w, h = mask.shape[1] - 1, mask.shape[0] - 1
     cv2.rectangle(mask, (radius, 0), (w - radius, h), 255, -1)
     cv2.rectangle(mask, (0, radius), (w, h - radius), 255, -1)
     for cx, cy in ((radius, radius), (w - radius, radius), (radius, h - radius),
@@ -109,7 +109,7 @@ def _blank(px_per_mm: float, ink: tuple[int, int, int]) -> Image:
     return face
 
 
-def _centred_text(face: Image, text: str, centre_mm: tuple[float, float], height_mm: float,
+def centred_text(face: Image, text: str, centre_mm: tuple[float, float], height_mm: float,
                   px_per_mm: float, colour: tuple[int, int, int], weight: float = 0.14,
                   max_width_mm: float = 1e9) -> None:
     """Draw ``text`` with its box centred on a point, ``height_mm`` tall (digit height) unless
@@ -128,11 +128,11 @@ def _trains_face(card: Card, px_per_mm: float) -> Image:
     face = _blank(px_per_mm, TRAINS_INK)
     number = card.number("number")
     ability = card.text("ability")
-    _centred_text(face, str(number), (CARD_WIDTH_MM / 2, 34.0), 26.0, px_per_mm, TRAINS_INK,
+    centred_text(face, str(number), (CARD_WIDTH_MM / 2, 34.0), 26.0, px_per_mm, TRAINS_INK,
                   max_width_mm=WINDOW_WIDTH_MM - 10.0)
     # The corner index lets a person read a fanned hand; it is small enough not to matter to
     # the recognizer, which compares whole windows.
-    _centred_text(face, str(number), (13.0, 12.0), 5.0, px_per_mm, TRAINS_INK, 0.18)
+    centred_text(face, str(number), (13.0, 12.0), 5.0, px_per_mm, TRAINS_INK, 0.18)
     edge = WINDOW_INSET_MM + BAND_GAP_MM
     band = (_mm(edge, px_per_mm), _mm(BAND_TOP_MM, px_per_mm),
             _mm(CARD_WIDTH_MM - edge, px_per_mm), _mm(CARD_HEIGHT_MM - edge, px_per_mm))
@@ -182,7 +182,7 @@ def _rollecate_face(card: Card, px_per_mm: float) -> Image:
     ink = {"track": ROLLECATE_INK, "broken": (30, 30, 180), "chaos": (120, 40, 120)}[kind]
     cv2.circle(face, (_mm(CARD_WIDTH_MM / 2, px_per_mm), _mm(26, px_per_mm)),
                _mm(12, px_per_mm), ink, _mm(1.5, px_per_mm), cv2.LINE_AA)
-    _centred_text(face, str(value), (CARD_WIDTH_MM / 2, 26.0), 14.0, px_per_mm, ink)
+    centred_text(face, str(value), (CARD_WIDTH_MM / 2, 26.0), 14.0, px_per_mm, ink)
     # Wheel dots: as many as the value, for players counting dice at a glance; again down
     # both sides of the value, where the train standing on the rails never hides them.
     for index in range(value):

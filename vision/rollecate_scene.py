@@ -11,9 +11,9 @@ import cv2
 import numpy as np
 
 from host.deck import load_deck
+from host.rollecate.observation import RollecateObservation
 from vision.imaging import Image, Points
 from vision.markers import marker_image
-from vision.observation import RollecateObservation
 from vision.rollecate_table import (
     SPREAD_MOST,
     START_MARKER_ID,

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.faces import CARD_WIDTH_MM
 from vision.imaging import Points
-from vision.table import LINE_LENGTH, Edge, outward, slot_centre
+from vision.table import EDGE_SLOTS, Edge, outward, slot_centre
 
 START_MARKER_ID = 4
 """ArUco id (4x4_50 dictionary, like the table markers) of the railway's start tile."""
@@ -26,7 +26,7 @@ SEAT_ZONE_MM = 150.0
 SCORE_REACH_MM = 290.0
 """For the final count, cards spread out up to this far from a seat's edge are that seat's
 (rows of cards in front of each player, the railway left in the middle or cleared away)."""
-PILE_SLOT = LINE_LENGTH - 1
+PILE_SLOT = EDGE_SLOTS - 1
 """The discard pile lies where the last card of a trains line would: the player's right."""
 PILE_REACH_MM = 0.6 * CARD_WIDTH_MM
 """How far from the pile's place its top card may lie."""
@@ -69,15 +69,15 @@ def railway_centre(index: int) -> Points:
 def spread_centre(edge: Edge, index: int) -> Points:
     """Where the renderer spreads a seat's ``index``-th card for the final count: a row of
     seven along the edge, then a row of five further in (clear of the neighbours' rows)."""
-    if index < LINE_LENGTH:
+    if index < EDGE_SLOTS:
         return slot_centre(edge, index)
-    inner = index - LINE_LENGTH + 1
+    inner = index - EDGE_SLOTS + 1
     return np.asarray(slot_centre(edge, inner) - outward(edge) * SPREAD_ROW_MM, np.float64)
 
 
 SPREAD_ROW_MM = 98.0
 """Between the rows of cards spread out for the final count."""
-SPREAD_MOST = 2 * LINE_LENGTH - 2
+SPREAD_MOST = 2 * EDGE_SLOTS - 2
 """Cards the renderer can spread for one seat."""
 
 
@@ -88,9 +88,9 @@ def start_tile_centre() -> Points:
 
 
 FINAL_ROWS: dict[int, tuple[tuple[int, ...], ...]] = {
-    2: (tuple(range(LINE_LENGTH)),) * 3,
-    3: (tuple(range(LINE_LENGTH)), (1, 2, 3, 4, 5), (2, 3, 4)),
-    4: (tuple(range(LINE_LENGTH)), (1, 2, 3, 4, 5), (2, 3, 4)),
+    2: (tuple(range(EDGE_SLOTS)),) * 3,
+    3: (tuple(range(EDGE_SLOTS)), (1, 2, 3, 4, 5), (2, 3, 4)),
+    4: (tuple(range(EDGE_SLOTS)), (1, 2, 3, 4, 5), (2, 3, 4)),
 }
 """The places (line slots) of each row of a seat's cards at the final count, the railway cleared
 away, by the number of players: rows nearer the middle are shorter where neighbours sit beside."""

@@ -16,34 +16,53 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from host.rollecate.observation import RollecateObservation
 from vision.imaging import Image, Matrix, Points, grey
-from vision.observation import RollecateObservation
-from vision.pipeline import CardReading
+from vision.readings import CardReading, TableFrame
 from vision.rollecate_table import (
     LINK_REACH_MM,
     PILE_REACH_MM,
     SCORE_REACH_MM,
     SEAT_ZONE_MM,
+    START_MARKER_ID,
+    TRAIN_SIZE_MM,
     pile_centre,
 )
-from vision.table import (
-    SEAT_EDGES,
-    TABLE_HEIGHT_MM,
-    TABLE_WIDTH_MM,
-    Edge,
-    edge_direction,
-    outward,
-    slot_centre,
-)
+from vision.table import SEAT_EDGES, Edge, edge_direction, edge_distance, slot_centre
+from vision.train_piece import find_train
 
 DECK_PREFIX = "rollecate/"
+TRAIN_MARGIN_MM = 7.0
+"""Rows either side of the train's body also left out when reading the card it stands on: its
+wheels stick out at the sides, and it casts a shadow."""
 
 
-def edge_distance(edge: Edge, point: Points) -> float:
-    """How far a table point lies from the table edge where the seat at ``edge`` sits."""
-    middle = np.array([TABLE_WIDTH_MM / 2, TABLE_HEIGHT_MM / 2])
-    reach = (TABLE_HEIGHT_MM if edge in (Edge.BOTTOM, Edge.TOP) else TABLE_WIDTH_MM) / 2
-    return reach - float((point - middle) @ outward(edge))
+@dataclass(frozen=True)
+class RollecateZones:
+    """The zones of a Rollecate table (a ``vision.readings.Zones``)."""
+
+    players: int
+    """Seats at the table (2-4)."""
+
+    def observe(self, frame: TableFrame) -> tuple[tuple[CardReading, ...],
+                                                  RollecateObservation | None]:
+        """The cards (the one the train stands on read again without the train's band) and
+        the observation they make (None: some part of the table cannot be read)."""
+        cards = frame.cards
+        to_table = frame.image_to_table
+        train = find_train(frame.image, to_table, [
+            card.table_corners for card in cards if card.table_corners is not None
+            and seat_of(card.table_corners.mean(axis=0), self.players) is None])
+        if train is not None:
+            half = TRAIN_SIZE_MM[1] / 2 + TRAIN_MARGIN_MM
+            cards = tuple(
+                frame.reread(index, train, half)
+                if card.table_corners is not None and lies_on(train, card.table_corners)
+                else card for index, card in enumerate(cards))
+        observation = rollecate_observation(
+            cards, self.players, train, frame.marker_on_table(START_MARKER_ID),
+            covered_piles(frame.image, to_table, self.players, cards))
+        return cards, observation
 
 
 def seat_of(point: Points, players: int) -> int | None:

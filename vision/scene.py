@@ -19,10 +19,10 @@ import cv2
 import numpy as np
 
 from host.deck import load_deck
-from vision.faces import CARD_HEIGHT_MM, TAB_MM, card_mask, render_back, render_face
+from host.trains.observation import TrainsObservation
+from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM, TAB_MM, card_mask, render_back, render_face
 from vision.imaging import Image, Matrix, Points, transform_points
 from vision.markers import marker_image
-from vision.observation import TrainsObservation
 from vision.table import (
     DRAW_PILE_MM,
     MARKER_IDS,
@@ -42,6 +42,8 @@ CANVAS_PX_PER_MM = 1.6
 """Resolution of the top-down drawing the camera view is made from."""
 CLOTH_MARGIN_MM = 130.0
 """How far the tablecloth reaches beyond the markers."""
+UNDER = "under"
+"""Zone prefix of a card lying partly under another in a pile (ground truth: occluded)."""
 
 
 @dataclass(frozen=True)
@@ -253,16 +255,52 @@ def _cloth(look: Look, shape: tuple[int, int]) -> Image:
                       np.uint8)
 
 
+class FaceSource(Protocol):
+    """Where the renderer gets card faces from: our own faces, or a deck drawn in a published
+    game's style (``vision.styles.StyledDeck``)."""
+
+    @property
+    def card_mm(self) -> tuple[float, float]:
+        """Card width and height, millimetres."""
+
+    def face(self, name: str, px_per_mm: float) -> Image:
+        """The face of card ``name`` (``deck/card``), BGR, portrait, top up."""
+
+    def mask(self, px_per_mm: float) -> Image:
+        """The card's silhouette (255 inside) at the face's size."""
+
+
+class OwnFaces:
+    """Conductor's own printable faces (``vision.faces``) of the shipped decks."""
+
+    card_mm = (CARD_WIDTH_MM, CARD_HEIGHT_MM)
+
+    def face(self, name: str, px_per_mm: float) -> Image:
+        """Our face of card ``name``."""
+        return _own_face(name, px_per_mm)
+
+    def mask(self, px_per_mm: float) -> Image:
+        """Our cards' silhouette."""
+        return _own_mask(px_per_mm)
+
+
+OWN_FACES = OwnFaces()
+"""The faces tables are drawn with unless told otherwise."""
+
+
 @lru_cache(maxsize=256)
-def _face(name: str | None, px_per_mm: float) -> Image:
-    if name is None:
-        return render_back(px_per_mm)
+def _own_face(name: str, px_per_mm: float) -> Image:
     deck, card = name.split("/", 1)
     return render_face(load_deck(deck).card(card), px_per_mm)
 
 
 @lru_cache(maxsize=4)
-def _mask(px_per_mm: float) -> Image:
+def _back(width: int, height: int) -> Image:
+    return np.asarray(cv2.resize(render_back(CANVAS_PX_PER_MM), (width, height)), np.uint8)
+
+
+@lru_cache(maxsize=4)
+def _own_mask(px_per_mm: float) -> Image:
     return card_mask(px_per_mm)
 
 
@@ -271,13 +309,13 @@ def canvas_points(points: Points) -> Points:
     return (points + CLOTH_MARGIN_MM) * CANVAS_PX_PER_MM
 
 
-def _paste(canvas: Image, cover: Image, laid: LaidCard) -> None:
+def _paste(canvas: Image, cover: Image, laid: LaidCard, faces: FaceSource) -> None:
     """Draw one card onto the top-down canvas, and mark where it lies in ``cover``."""
-    face = _face(None if laid.face_down else laid.name, CANVAS_PX_PER_MM)
-    mask = _mask(CANVAS_PX_PER_MM)
+    mask = faces.mask(CANVAS_PX_PER_MM)
     height, width = mask.shape
+    face = (_back(width, height) if laid.face_down else faces.face(laid.name, CANVAS_PX_PER_MM))
     source = np.array([[0, 0], [width, 0], [width, height]], np.float32)
-    corners = canvas_points(laid.placement.corners())
+    corners = canvas_points(laid.placement.corners(*faces.card_mm))
     target = corners[:3]
     low = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 4, 0)
     high = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 8,
@@ -418,6 +456,8 @@ class Tabletop:
     """Every card drawn."""
     look: Look
     """Camera and flaws of the photographs."""
+    card_mm: tuple[float, float] = (CARD_WIDTH_MM, CARD_HEIGHT_MM)
+    """Card width and height of the deck drawn."""
     still: dict[str, tuple[np.ndarray, int]] = field(default_factory=dict, repr=False,
                                                      compare=False)
     """The exposure without hands, once worked out: frames of a still table differ only by
@@ -432,9 +472,10 @@ class Piece(Protocol):
         """Draw onto the top-down canvas (``canvas_points`` maps table millimetres to it)."""
 
 
-def lay_table(cards: Sequence[LaidCard], look: Look, pieces: Sequence[Piece] = ()) -> Tabletop:
+def lay_table(cards: Sequence[LaidCard], look: Look, pieces: Sequence[Piece] = (),
+              faces: FaceSource = OWN_FACES) -> Tabletop:
     """Draw cards (then pieces) on the look's tablecloth (the slow part of rendering, done once
-    per layout)."""
+    per layout), with faces from ``faces``."""
     shape = (round((TABLE_HEIGHT_MM + 2 * CLOTH_MARGIN_MM) * CANVAS_PX_PER_MM),
              round((TABLE_WIDTH_MM + 2 * CLOTH_MARGIN_MM) * CANVAS_PX_PER_MM))
     canvas = _cloth(look, shape).copy()  # the cached cloth stays clean
@@ -445,7 +486,7 @@ def lay_table(cards: Sequence[LaidCard], look: Look, pieces: Sequence[Piece] = (
     small = (shape[1] // 4, shape[0] // 4)
     layer = canvas.copy()
     for laid in cards:
-        _paste(layer, cover, laid)
+        _paste(layer, cover, laid, faces)
     shade = cv2.GaussianBlur(cv2.resize(cover, small, interpolation=cv2.INTER_AREA), (0, 0), 1.2)
     shade = np.roll(shade, (2, 1), axis=(0, 1))
     darkening = cv2.resize(255 - (shade.astype(np.uint16) * 100 // 255).astype(np.uint8),
@@ -454,7 +495,7 @@ def lay_table(cards: Sequence[LaidCard], look: Look, pieces: Sequence[Piece] = (
     result = np.asarray(np.where((cover > 0)[..., None], layer, shaded), np.uint8)
     for piece in pieces:
         piece.draw(result)
-    return Tabletop(result, tuple(cards), look)
+    return Tabletop(result, tuple(cards), look, faces.card_mm)
 
 
 def photograph(table: Tabletop, shot: int, hands: int | None = None,
@@ -483,8 +524,9 @@ def photograph(table: Tabletop, shot: int, hands: int | None = None,
     for laid in table.cards:
         if laid.face_down or laid.zone.startswith("tab"):
             continue
-        corners = transform_points(table_to_image, laid.placement.corners())
-        seen.append(SeenCard(laid.name, corners, _occluded(corners, union), laid.zone))
+        corners = transform_points(table_to_image, laid.placement.corners(*table.card_mm))
+        hidden = laid.zone.startswith(UNDER) or _occluded(corners, union)
+        seen.append(SeenCard(laid.name, corners, hidden, laid.zone))
     return image, GroundTruth(tuple(seen), table_to_image, observation, union)
 
 
@@ -563,8 +605,9 @@ def render_table(observation: TrainsObservation, seed: int, level: str | Difficu
 
 
 def render_cards(names: Sequence[str], seed: int, level: str | Difficulty = "medium",
-                 ) -> tuple[Image, GroundTruth]:
-    """A photograph of any cards (``deck/card`` names) laid in rows in the middle of the table."""
+                 faces: FaceSource = OWN_FACES) -> tuple[Image, GroundTruth]:
+    """A photograph of any cards (``deck/card`` names, faces from ``faces``) laid in rows in
+    the middle of the table."""
     chosen = difficulty(level) if isinstance(level, str) else level
     rng = np.random.default_rng([seed, 19])
     per_row = 8
@@ -572,8 +615,8 @@ def render_cards(names: Sequence[str], seed: int, level: str | Difficulty = "med
     for index, name in enumerate(names):
         row, column = divmod(index, per_row)
         x = 130.0 + column * 92.0 + float(rng.normal(0, 3))
-        y = 120.0 + row * (CARD_HEIGHT_MM + 30) + float(rng.normal(0, 3))
+        y = 120.0 + row * (faces.card_mm[1] + 30) + float(rng.normal(0, 3))
         laid.append(LaidCard(name, Placement((x, y), float(rng.normal(0, 6))), False,
                              f"row {index}"))
     look = replace(Look.draw(seed, chosen))
-    return photograph(lay_table(laid, look), 0)
+    return photograph(lay_table(laid, look, faces=faces), 0)

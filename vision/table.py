@@ -15,6 +15,7 @@ from enum import Enum
 
 import numpy as np
 
+from host.trains.observation import LINE_LENGTH
 from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from vision.imaging import Points
 
@@ -30,8 +31,9 @@ LINE_GAP_MM = 8.0
 """Space between neighbouring railcars in a line, as laid out by the renderer."""
 LINE_INSET_MM = 75.0
 """Distance from a table edge to the centres of the railcars in the line along it."""
-LINE_LENGTH = 7
-"""Railcars in each player's line."""
+EDGE_SLOTS = LINE_LENGTH
+"""Places along each edge where cards lie: a Game of Trains line's railcars (Rollecate's piles
+and spread hands use the same places)."""
 
 
 class Edge(Enum):
@@ -75,7 +77,7 @@ def edge_direction(edge: Edge) -> Points:
 def slot_centre(edge: Edge, slot: int) -> Points:
     """Centre of railcar ``slot`` (0 = the player's leftmost) of the line along ``edge``."""
     pitch = CARD_WIDTH_MM + LINE_GAP_MM
-    offset = (slot - (LINE_LENGTH - 1) / 2) * pitch
+    offset = (slot - (EDGE_SLOTS - 1) / 2) * pitch
     centre = np.array([TABLE_WIDTH_MM / 2, TABLE_HEIGHT_MM / 2])
     # Vector from the table centre towards the player at this edge.
     outward = np.asarray(rotation(edge.facing_degrees) @ np.array([0.0, 1.0]), np.float64)
@@ -87,6 +89,13 @@ def slot_centre(edge: Edge, slot: int) -> Points:
 def outward(edge: Edge) -> Points:
     """Unit vector from the table's middle towards the player sitting at ``edge``."""
     return np.asarray(rotation(edge.facing_degrees) @ np.array([0.0, 1.0]), np.float64)
+
+
+def edge_distance(edge: Edge, point: Points) -> float:
+    """How far a table point lies from the table edge where the seat at ``edge`` sits."""
+    middle = np.array([TABLE_WIDTH_MM / 2, TABLE_HEIGHT_MM / 2])
+    reach = (TABLE_HEIGHT_MM if edge in (Edge.BOTTOM, Edge.TOP) else TABLE_WIDTH_MM) / 2
+    return reach - float((point - middle) @ outward(edge))
 
 
 DRAW_PILE_MM = (TABLE_WIDTH_MM / 2 - 110.0, TABLE_HEIGHT_MM / 2)

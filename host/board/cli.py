@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -15,8 +16,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from host.board.errors import BoardError
 from host.board.events import BoardEvent, ButtonPress
 from host.board.pictures import Picture
-from host.board.ports import find_board, open_port
-from host.board.recording import recording_opener
+from host.board.ports import SerialPort, find_board, open_port
+from host.board.recording import RecordingPort, recording_opener
 from host.errors import BadInputError
 from host.turns import Direction
 
@@ -62,6 +63,12 @@ def register(commands: Any) -> None:
 
     monitor = jobs.add_parser("monitor", help="show board events; roll dice and light seats")
     monitor.add_argument("port", nargs="?", help="serial port, or 'sim' (default: find the Pico)")
+    monitor.add_argument(
+        "--check",
+        action="store_true",
+        help="check the board against the protocol (handshake, every request, the test "
+        "vectors, an audited roll, a fairness sample), print pass/fail, exit 0 or 2",
+    )
     monitor.add_argument(
         "--record",
         type=Path,
@@ -135,6 +142,8 @@ def _monitor(args: argparse.Namespace) -> int:
     sim = SimulatedBoard() if args.port == "sim" else None
     try:
         port = sim.port if sim is not None else args.port
+        if args.check:
+            return _check(port, args.record)
         with contextlib.ExitStack() as stack:
             link = stack.enter_context(_open_link(port, args.record, stack))
             info = link.info
@@ -161,16 +170,42 @@ def _monitor(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check(port: str | None, record: Path | None) -> int:
+    """Run the conformance check; print one line per check; exit 2 if any failed."""
+    from host.board.conformance import check_board
+    from host.board.wire import RawBoard
+
+    device = port or find_board()
+    with contextlib.ExitStack() as stack:
+        serial_port: SerialPort = open_port(device)
+        stack.callback(serial_port.close)
+        if record is not None:
+            serial_port = RecordingPort(serial_port, _record_file(record, stack), time.monotonic())
+        print(f"checking the board on {device} against firmware/PROTOCOL.md", flush=True)
+        results = check_board(RawBoard(serial_port))
+    for result in results:
+        print(f"{'PASS' if result.passed else 'FAIL'} {result.name}: {result.detail}")
+    failed = [result.name for result in results if not result.passed]
+    print(f"{len(results) - len(failed)} of {len(results)} checks passed", flush=True)
+    if failed:
+        raise BadInputError(f"board check failed: {', '.join(failed)} (see the list above)")
+    return 0
+
+
+def _record_file(record: Path, stack: contextlib.ExitStack) -> TextIO:
+    try:
+        return stack.enter_context(record.open("w"))
+    except OSError as error:
+        raise BadInputError(f"cannot write {record}: {error.strerror}") from None
+
+
 def _open_link(port: str | None, record: Path | None, stack: contextlib.ExitStack) -> BoardLink:
     from host.board.link import BoardLink
 
     if record is None:
         return BoardLink.open(port)
     device = port or find_board()
-    try:
-        out = stack.enter_context(record.open("w"))
-    except OSError as error:
-        raise BadInputError(f"cannot write {record}: {error.strerror}") from None
+    out = _record_file(record, stack)
     link = BoardLink(recording_opener(lambda: open_port(device), out), name=device)
     link.start()
     return link

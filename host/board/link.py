@@ -223,8 +223,7 @@ class BoardLink:
 
     def arm(self, kind: str, count: int, timeout: float = 3.0) -> None:
         """Make the roll button roll ``count`` dice of ``kind`` (count 0: the button rolls none)."""
-        if count:
-            dice.check_roll(kind, count)
+        dice.check_roll(kind, count or 1)  # disarming (0) still names a known kind
         with self._lock:
             self._armed = (kind, count) if count else None
         self._request({"t": "arm", "dice": kind, "n": count}, timeout)

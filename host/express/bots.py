@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import host.engine as engine
+from host.engine import greedy_choice
 from host.express.cards import WILD
-from host.express.game import HAND_LIMIT, ExpressGame, Phase
+from host.express.game import HAND_LIMIT, ExpressGame
 from host.express.moves import (
     Accept,
     AddCar,
@@ -61,14 +63,9 @@ def _worth(game: ExpressGame, move: Move) -> float:
 
 def choose(game: ExpressGame, rng: random.Random) -> Move:
     """The bot's move for the seat that must act now."""
-    moves = game.legal_moves()
-    best = max(_worth(game, move) for move in moves)
-    return rng.choice([move for move in moves if _worth(game, move) == best])
+    return greedy_choice(game.legal_moves(), lambda move: _worth(game, move), rng)
 
 
 def play_out(game: ExpressGame, rng: random.Random, limit: int = 5000) -> None:
     """Let bots play the hand to its end (or ``limit`` moves)."""
-    for _ in range(limit):
-        if game.phase is Phase.OVER:
-            return
-        game.push(choose(game, rng))
+    engine.play_out(game, lambda: choose(game, rng), limit)

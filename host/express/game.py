@@ -6,7 +6,6 @@ passed to ``ExpressGame.new`` and kept in the record's set-up, so a record repla
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -14,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from host.engine import TurnBasedGame
 from host.errors import BadInputError
 from host.express.cards import (
     BROKEN_CAR,
@@ -29,6 +29,7 @@ from host.express.cards import (
     standard_cards,
 )
 from host.express.moves import (
+    MOVE_CODEC,
     Accept,
     AddCar,
     BreakCar,
@@ -47,13 +48,10 @@ from host.express.moves import (
     TakeBackLoco,
     TakeDiscard,
     Wreck,
-    move_from_json,
-    move_to_json,
 )
 from host.express.scoring import SeatScore, SeatTable, score_seat, winners
 from host.express.trains import SCORING_CARS, Car, Train, why_car_cannot_follow
-from host.express.turn_order import TurnOrder
-from host.turns import TurnIndicator
+from host.turn_order import TurnOrder
 
 MIN_PLAYERS = 2
 #: Ruling: the rulebook names no maximum; six hands of ten leave 28 cards to draw from.
@@ -72,9 +70,6 @@ DRAW_PILE_EMPTY_ENDS_HAND = True
 #: Cards drawn from the deck in step 1.
 DRAW_COUNT = 2
 
-
-class IllegalMoveError(ValueError):
-    """A move the rules do not allow here; the message says why."""
 
 
 class Phase(Enum):
@@ -120,8 +115,11 @@ def deck_for(players: int, cards: ExpressCards) -> list[str]:
     return names
 
 
-class ExpressGame:
+class ExpressGame(TurnBasedGame[Move]):
     """One hand of Express: legal moves, push/pop, the table, the turn indicator."""
+
+    name = "express"
+    codec = MOVE_CODEC
 
     def __init__(self, setup: Setup, cards: ExpressCards | None = None) -> None:
         self.cards = cards or standard_cards()
@@ -165,29 +163,17 @@ class ExpressGame:
         return self.setup.players
 
     @property
-    def current(self) -> int:
-        """The seat on turn."""
-        return self.order.current
+    def over(self) -> bool:
+        """True once the hand has ended."""
+        return self.phase is Phase.OVER
 
     @property
-    def acting_seat(self) -> int | None:
-        """The seat whose action is awaited (a Disaster's target while it answers)."""
-        if self.phase is Phase.OVER:
-            return None
-        if self.phase is Phase.RESPONSE and self.pending is not None:
-            return self.pending.seat
-        return self.current
+    def answering(self) -> int | None:
+        """The seat a Disaster waits on for its answer, if any."""
+        return self.pending.seat if self.phase is Phase.RESPONSE and self.pending else None
 
-    def turn_indicator(self) -> TurnIndicator:
-        """What the seat LEDs show."""
-        over = self.phase is Phase.OVER
-        return TurnIndicator(
-            seats=self.players,
-            on_turn=self.acting_seat,
-            direction=self.order.direction,
-            skipped=self.order.skipped(),
-            winners=frozenset(winners(self.scores())) if over else frozenset(),
-        )
+    def _winners(self) -> frozenset[int]:
+        return frozenset(winners(self.scores())) if self.over else frozenset()
 
     def table(self) -> list[SeatTable]:
         """Every seat's trains, Way Cars and hand, as the scorer reads them."""
@@ -213,11 +199,8 @@ class ExpressGame:
 
     # ----- legality ------------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal move now (Switch Engines listed one pair at a time; see docs)."""
-        return [move for move in self._candidates() if self.why_illegal(move) is None]
-
     def _candidates(self) -> Iterator[Move]:
+        """Every move worth checking (Switch Engines one pair at a time; see docs)."""
         if self.phase is Phase.DRAW:
             yield from (DrawFromDeck(), TakeDiscard())
             return
@@ -388,25 +371,6 @@ class ExpressGame:
 
     # ----- playing -------------------------------------------------------------------------
 
-    def push(self, move: Move) -> None:
-        """Play ``move``, or raise IllegalMoveError saying why it is not allowed."""
-        reason = self.why_illegal(move)
-        if reason is not None:
-            raise IllegalMoveError(reason)
-        self._apply(move)
-        self.record.append(move)
-
-    def pop(self) -> Move:
-        """Undo the last move (the hand is replayed from its set-up without it)."""
-        if not self.record:
-            raise IllegalMoveError("nothing to undo")
-        *kept, last = self.record
-        self.record = []
-        self._start()
-        for move in kept:
-            self.push(move)
-        return last
-
     def _apply(self, move: Move) -> None:
         me = self.seats[self.current]
         if isinstance(move, DrawFromDeck):
@@ -452,7 +416,7 @@ class ExpressGame:
         if not me.hand:  # going out: the card has no effect
             self._end_turn()
         elif isinstance(move, PlayTurntable):
-            self.order.turntable()
+            self.order.another_turn_then_reverse()
             self._end_turn()
         else:
             assert isinstance(move, BreakCar | Steal | SwitchEngines | Derail | Wreck)
@@ -475,7 +439,7 @@ class ExpressGame:
 
     def _disaster_strikes(self, move: Disaster, me: Seat, victim: Seat) -> None:
         if isinstance(move, Derail):
-            self.order.derail(move.seat)
+            self.order.skip(move.seat)
         elif isinstance(move, Wreck):
             train = victim.trains.pop(move.train)
             self.special_discards.append(train.loco)
@@ -511,53 +475,20 @@ class ExpressGame:
 
     # ----- records -------------------------------------------------------------------------
 
-    def record_lines(self) -> list[str]:
-        """The hand as JSON lines: the set-up, then one action per line."""
-        head = {
-            "game": "express",
-            "players": self.players,
-            "first": self.setup.first,
-            "deck": list(self.setup.deck),
-        }
-        return [_dumps(head)] + [_dumps(move_to_json(move)) for move in self.record]
+    def _head(self) -> dict[str, Any]:
+        return {"players": self.players, "first": self.setup.first, "deck": list(self.setup.deck)}
 
     @classmethod
-    def from_record_lines(cls, lines: Sequence[str]) -> ExpressGame:
-        """Replay a record; a bad line is a BadInputError naming it."""
-        rows = [_loads(line, number) for number, line in enumerate(lines, 1) if line.strip()]
-        if not rows:
-            raise BadInputError("an empty record")
-        head = rows[0]
+    def _from_head(cls, head: dict[str, Any]) -> ExpressGame:
         players, first, deck = head.get("players"), head.get("first", 0), head.get("deck")
         if (
-            head.get("game") != "express"
-            or not isinstance(players, int)
+            not isinstance(players, int)
             or not isinstance(first, int)
             or not isinstance(deck, list)
             or not all(isinstance(c, str) for c in deck)
         ):
             raise BadInputError('line 1: needs "game": "express", "players", "first", "deck"')
-        game = cls(Setup(players, first, tuple(deck)))
-        for number, row in enumerate(rows[1:], start=2):
-            try:
-                game.push(move_from_json(row))
-            except (IllegalMoveError, BadInputError) as error:
-                raise BadInputError(f"line {number}: {error}") from None
-        return game
-
-
-def _dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"))
-
-
-def _loads(line: str, number: int) -> dict[str, Any]:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise BadInputError(f"line {number}: not JSON ({error.msg})") from None
-    if not isinstance(data, dict):
-        raise BadInputError(f"line {number}: not a JSON object")
-    return data
+        return cls(Setup(players, first, tuple(deck)))
 
 
 def why_cannot_go_out(trains: Sequence[Train]) -> str | None:

@@ -8,10 +8,9 @@ actions; ``move_to_json``/``move_from_json`` give each one's JSON line.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass, fields
-from typing import Any
+from dataclasses import dataclass
 
-from host.errors import BadInputError
+from host.engine import MoveCodec, flag, listed, optional, pair, text, whole
 
 
 @dataclass(frozen=True)
@@ -186,55 +185,21 @@ ACTIONS: dict[str, type[Move]] = {
     "protect": Protect,
     "accept": Accept,
 }
-_NAMES = {kind: name for name, kind in ACTIONS.items()}
-
-
-def move_to_json(move: Move) -> dict[str, Any]:
-    """The move as a JSON object: ``{"action": ..., field: value, ...}``."""
-    data: dict[str, Any] = {"action": _NAMES[type(move)]}
-    for key, value in asdict(move).items():
-        data[key] = [list(pair) for pair in value] if key == "pairs" else value
-    return data
-
-
-def _field_value(name: str, value: Any, where: str) -> Any:
-    if name in ("card", "as_type"):
-        ok = isinstance(value, str) or (name == "as_type" and value is None)
-    elif name == "diesel":
-        ok = isinstance(value, bool)
-    elif name == "pairs":
-        ok = isinstance(value, list) and all(
-            isinstance(pair, list)
-            and len(pair) == 2
-            and all(isinstance(i, int) and not isinstance(i, bool) for i in pair)
-            for pair in value
-        )
-        value = tuple(tuple(pair) for pair in value) if ok else value
-    else:
-        ok = (isinstance(value, int) and not isinstance(value, bool)) or (
-            name == "onto" and value is None
-        )
-    if not ok:
-        raise BadInputError(f"{where}: bad value {value!r} for {name!r}")
-    return value
-
-
-def move_from_json(data: Any) -> Move:
-    """Read a move's JSON object, with a one-line reason if it is not one."""
-    if not isinstance(data, dict) or data.get("action") not in ACTIONS:
-        raise BadInputError(f"not an Express action: {data!r}"[:120])
-    kind = ACTIONS[data["action"]]
-    where = f"action {data['action']!r}"
-    values = {}
-    for spec in fields(kind):
-        if spec.name in data:
-            values[spec.name] = _field_value(spec.name, data[spec.name], where)
-        elif spec.default is MISSING:
-            raise BadInputError(f"{where}: needs {spec.name!r}")
-    unknown = set(data) - {"action"} - {spec.name for spec in fields(kind)}
-    if unknown:
-        raise BadInputError(f"{where}: unknown field(s) {sorted(unknown)}")
-    return kind(**values)
+MOVE_CODEC: MoveCodec[Move] = MoveCodec(
+    "an Express action",
+    ACTIONS,
+    {
+        "card": text,
+        "as_type": optional(text),
+        "diesel": flag,
+        "pairs": listed(pair(whole)),
+        "train": whole,
+        "seat": whole,
+        "onto": optional(whole),
+    },
+)
+move_to_json = MOVE_CODEC.to_json
+move_from_json = MOVE_CODEC.from_json
 
 
 def describe(move: Move) -> str:

@@ -10,7 +10,7 @@ observation is compared with the last accepted table: a turn that is still going
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,10 +35,12 @@ from host.express.game import (
     deck_for,
     why_cannot_go_out,
 )
+from host.express.observation import ExpressObservation, TrainSeen
 from host.express.scoring import cards_from_json, train_from_json
 from host.express.trains import Train, why_car_cannot_follow
-from host.express.turn_order import TurnOrder
-from host.jsonl import json_objects
+from host.jsonl import json_objects, judged, seats_and_first
+from host.referee import Verdict as TableVerdict
+from host.turn_order import TurnOrder
 from host.turns import TurnIndicator
 
 Verdict = dict[str, Any]
@@ -64,52 +66,22 @@ class Observation:
 
 
 def parse_observation(data: Any, seats: int, cards: ExpressCards) -> Observation:
-    """Read one observation line (a BadInputError if it is malformed)."""
-    if not isinstance(data, dict):
-        raise BadInputError("an observation is a JSON object")
-    trains, way_cars = data.get("trains"), data.get("way_cars", [[] for _ in range(seats)])
-    if (
-        not isinstance(trains, list)
-        or len(trains) != seats
-        or not isinstance(way_cars, list)
-        or len(way_cars) != seats
-    ):
-        raise BadInputError(f'"trains" and "way_cars" need one list per seat ({seats})')
-    seat_trains = []
-    for seat, listed in enumerate(trains):
-        if not isinstance(listed, list):
-            raise BadInputError(f"trains of seat {seat}: a list of trains")
-        seat_trains.append(
-            tuple(
-                train_from_json(t, f"seat {seat}, train {n}", cards, False)
-                for n, t in enumerate(listed)
-            )
-        )
+    """Read one observation line (a BadInputError if it is malformed or names a card that
+    cannot lie where it does)."""
+    seen = ExpressObservation.from_json(data, seats)
+    seat_trains = tuple(
+        tuple(train_from_json(train.to_json(), f"seat {seat}, train {n}", cards, False)
+              for n, train in enumerate(listed))
+        for seat, listed in enumerate(seen.trains)
+    )
     ways = tuple(
-        tuple(cards_from_json(w, f"way cars of seat {s}", (Kind.WAYCAR,), cards))
-        for s, w in enumerate(way_cars)
+        tuple(cards_from_json(list(names), f"way cars of seat {s}", (Kind.WAYCAR,), cards))
+        for s, names in enumerate(seen.way_cars)
     )
-    special = cards_from_json(data.get("special", []), "special", tuple(Kind), cards)
-    discard = data.get("discard")
-    if discard is not None and discard not in cards.info:
-        raise BadInputError(f"discard: no Express card {discard!r}")
-    discards, hands = data.get("discards"), data.get("hands")
-    if discards is not None and not isinstance(discards, int):
-        raise BadInputError('"discards" is a number of cards')
-    if hands is not None and (
-        not isinstance(hands, list)
-        or len(hands) != seats
-        or not all(isinstance(n, int) and n >= 0 for n in hands)
-    ):
-        raise BadInputError(f'"hands" is a list of {seats} card counts')
-    return Observation(
-        tuple(seat_trains),
-        ways,
-        discard,
-        discards,
-        tuple(special),
-        tuple(hands) if hands is not None else None,
-    )
+    special = cards_from_json(list(seen.special), "special", tuple(Kind), cards)
+    if seen.discard is not None and seen.discard not in cards.info:
+        raise BadInputError(f"discard: no Express card {seen.discard!r}")
+    return Observation(seat_trains, ways, seen.discard, seen.discards, tuple(special), seen.hands)
 
 
 class IllegalTable(Exception):
@@ -154,6 +126,19 @@ class ExpressReferee:
     def current(self) -> int:
         """The seat on turn."""
         return self.order.current
+
+    def opening(self) -> TableVerdict:
+        """The verdict on the opening line: who plays first."""
+        return TableVerdict("waiting", self.current)
+
+    def feed(self, line: Mapping[str, Any]) -> TableVerdict:
+        """``judge`` as the app takes it (``host.referee.TableReferee``)."""
+        return TableVerdict.of(self.judge(line))
+
+    @property
+    def dice_wanted(self) -> int:
+        """Express rolls no dice."""
+        return 0
 
     def judge(self, data: Any) -> Verdict:
         """The verdict on one line: an observation, or a board event naming a target."""
@@ -235,9 +220,9 @@ class ExpressReferee:
                 "reason": "the draw pile is empty: the hand is over, score the table",
             }
         if turn.ending == TURNTABLE:
-            self.order.turntable()
+            self.order.another_turn_then_reverse()
         if turn.ending == DERAILMENT and not turn.protected and turn.target is not None:
-            self.order.derail(turn.target)
+            self.order.skip(turn.target)
         self.order.pass_turn()
         return {
             "verdict": "move",
@@ -424,30 +409,21 @@ def _discarded(before: Observation, seen: Observation) -> bool:
 def judge_lines(lines: Sequence[str]) -> Iterator[Verdict]:
     """One verdict per observation line; the first line names the seats and who plays first."""
     (_, head), *rows = json_objects(lines)
-    seats, first = head.get("seats"), head.get("first", 0)
-    if not isinstance(seats, int) or not isinstance(first, int) or not 0 <= first < max(seats, 1):
-        raise BadInputError('line 1: needs "seats" (a number) and "first" (a seat)')
-    referee = ExpressReferee(seats, first)
-    for number, data in rows:
-        try:
-            verdict = referee.judge(data)
-        except BadInputError as error:
-            raise BadInputError(f"line {number}: {error}") from None
-        yield {"line": number, **verdict}
+    yield from judged(rows, ExpressReferee(*seats_and_first(head)).judge)
 
 
 def observation_of(game: ExpressGame) -> dict[str, Any]:
     """What a camera (and an observer counting hands) sees of an engine's table."""
 
-    def train(t: Train) -> dict[str, Any]:
+    def train(t: Train) -> TrainSeen:
         cars = [c.card if c.card == c.as_type else f"{c.card}:{c.as_type}" for c in t.cars]
-        return {"loco": "diesel" if t.diesel else "face-down", "cars": cars}
+        return TrainSeen("diesel" if t.diesel else "face-down", tuple(cars))
 
-    return {
-        "trains": [[train(t) for t in seat.trains] for seat in game.seats],
-        "way_cars": [list(seat.way_cars) for seat in game.seats],
-        "discard": game.discard_pile[-1] if game.discard_pile else None,
-        "discards": len(game.discard_pile),
-        "special": list(game.special_discards),
-        "hands": [len(seat.hand) for seat in game.seats],
-    }
+    return ExpressObservation(
+        trains=tuple(tuple(train(t) for t in seat.trains) for seat in game.seats),
+        way_cars=tuple(tuple(seat.way_cars) for seat in game.seats),
+        discard=game.discard_pile[-1] if game.discard_pile else None,
+        special=tuple(game.special_discards),
+        discards=len(game.discard_pile),
+        hands=tuple(len(seat.hand) for seat in game.seats),
+    ).to_json()

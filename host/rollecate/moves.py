@@ -15,10 +15,6 @@ from host.rollecate.discard import DiscardStep
 from host.rollecate.rules import Face
 
 
-class IllegalMoveError(ValueError):
-    """A move the rules do not allow now; the message says why, in the game's words."""
-
-
 @dataclass(frozen=True)
 class Pass:
     """Pass: the train moves one card forward if it can, and the player takes a penalty card."""

@@ -16,6 +16,8 @@ complete: the seat's button; without ``seat``, the seat on turn). A ``spread`` l
 ``"accepted": true``: the players accept the count as the table shows it, though the referee
 disputed it.
 Cards are given by name or by value (a value stands for the regular track card).
+``RollecateObservation`` is what the camera reports, typed (the recognizer makes it, the rendered
+camera draws it); ``TableView`` is the referee's reading of any observation line.
 """
 
 from __future__ import annotations
@@ -31,6 +33,49 @@ from host.rollecate.rules import Face
 
 Piles = tuple[tuple[str, ...] | None, ...]
 Spread = tuple[tuple[str | None, ...] | None, ...]
+
+
+@dataclass(frozen=True)
+class RollecateObservation:
+    """What a Rollecate table shows at a stable moment (the referee's format, docs/rollecate.md).
+
+    Cards are named without their deck (``track-2``, ``broken-3``, ``chaos-1``).
+    """
+
+    railway: tuple[str, ...]
+    """The railway's cards in order from its start."""
+    train: int
+    """Position of the card the train stands on (0: the first card)."""
+    discard: tuple[tuple[str, ...], ...]
+    """Each seat's discard pile as far as it shows, bottom first: its top card, or nothing."""
+    hands: tuple[tuple[str, ...], ...] | None = None
+    """Each seat's hand spread out at the end of the game, from the player's left; None while
+    no hand is shown."""
+    spread: tuple[tuple[str, ...], ...] | None = None
+    """The final count: each seat's every card (sorted by name), read when every pile's place
+    is empty and cards lie spread in front of the players; None otherwise."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The public JSON object."""
+        data: dict[str, Any] = {"railway": list(self.railway), "train": self.train,
+                                "discard": [list(pile) for pile in self.discard]}
+        if self.hands is not None:
+            data["hands"] = [list(hand) for hand in self.hands]
+        if self.spread is not None:
+            data["spread"] = [list(cards) for cards in self.spread]
+        return data
+
+    @staticmethod
+    def from_json(data: Any) -> RollecateObservation:
+        """Read the public JSON object back (names as given; the referee checks the cards)."""
+        if not isinstance(data, dict) or not isinstance(data.get("railway"), list):
+            raise BadInputError('a Rollecate observation has "railway", "train", "discard"')
+        hands, spread = data.get("hands"), data.get("spread")
+        return RollecateObservation(
+            tuple(str(name) for name in data["railway"]), int(data["train"]),
+            tuple(tuple(str(name) for name in pile) for pile in data.get("discard", [])),
+            None if hands is None else tuple(tuple(str(name) for name in h) for h in hands),
+            None if spread is None else tuple(tuple(str(name) for name in s) for s in spread))
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from typing import Any
 
 from host.errors import BadInputError
 from host.jsonl import read_json_lines
+from host.referee import Verdict as TableVerdict
 from host.rollecate.belief import (
     Step,
     World,
@@ -933,8 +934,8 @@ class Referee:
 
 
 class LineReferee:
-    """The referee as the app sees every game's (``host.session.GameReferee``): JSON lines in,
-    JSON verdicts out."""
+    """The referee as the app sees every game's (``host.referee.TableReferee``): JSON lines in,
+    verdicts out."""
 
     def __init__(self, opening: Mapping[str, Any], book: CardBook | None = None) -> None:
         self.book = book or default_book()
@@ -943,17 +944,27 @@ class LineReferee:
             raise BadInputError('the first line carries "seats", "first" and the set-up')
         self.referee = Referee.from_setup(opening, view, self.book)
 
-    def opening(self) -> dict[str, Any]:
+    def opening(self) -> TableVerdict:
         """The verdict on the set-up line."""
-        return self.referee.opening().to_json()
+        return TableVerdict.of(self.referee.opening().to_json())
+
+    def feed(self, line: Mapping[str, Any]) -> TableVerdict:
+        """Judge one observation or event line."""
+        event = parse_event(line, self.book, self.referee.seats)
+        return TableVerdict.of(self.referee.feed(event).to_json())
 
     def judge(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        """Judge one observation or event line."""
-        return self.referee.feed(parse_event(data, self.book, self.referee.seats)).to_json()
+        """``feed``, JSON in and out (as ``conductor referee`` prints it)."""
+        return self.feed(data).to_json()
 
-    def turn(self) -> TurnIndicator:
+    def turn_indicator(self) -> TurnIndicator:
         """Whose turn it is, for the seat LEDs."""
         return self.referee.turn_indicator()
+
+    @property
+    def dice_wanted(self) -> int:
+        """How many dice the board should roll now (0 if none are due)."""
+        return self.referee.dice_wanted
 
     def table(self) -> dict[str, Any]:
         """The table as last confirmed, for the web view: the railway (the train on its
@@ -991,7 +1002,7 @@ def judge_file(path: Path) -> list[dict[str, Any]]:
         try:
             if referee is None:
                 referee = LineReferee(data)
-                verdicts.append(referee.opening())
+                verdicts.append(referee.opening().to_json())
             else:
                 verdicts.append(referee.judge(data))
         except BadInputError as error:

@@ -16,14 +16,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from host.errors import BadInputError
+from host.errors import BadInputError, IllegalMoveError
 from host.rollecate.cards import CardBook, Kind, RollecateCard, default_book
 from host.rollecate.discard import can_combine, put
 from host.rollecate.moves import (
     Build,
     Discard,
     DiscardChaos,
-    IllegalMoveError,
     Move,
     Pass,
     Roll,
@@ -165,6 +164,10 @@ class GameState:
     def roll_dice(self, rng: random.Random) -> Roll:
         """A roll of the dice now due, drawn from ``rng``."""
         return Roll(tuple(rng.choice(DIE_FACES) for _ in range(self.dice_to_roll())))
+
+    def sample_chance(self, rng: random.Random) -> Roll:
+        """The chance outcome now due, drawn from ``rng`` (every game's name for it)."""
+        return self.roll_dice(rng)
 
     def legal_moves(self) -> list[Move]:
         """Every move allowed now (the rolls, at a chance node)."""

@@ -3,27 +3,12 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
-from host.trainline.game import Phase, TrainlineGame, roll_boarding_die
-from host.trainline.moves import (
-    Accept,
-    Board,
-    Eccentric,
-    EndTurn,
-    Enter,
-    Exit,
-    Move,
-    MoveAlong,
-    PanHandle,
-    PlayExpress,
-    PlayReverse,
-    PlusDiscard,
-    Rebel,
-    TakeSeat,
-    UsePass,
-    UseToken,
-)
+import host.engine as engine
+from host.engine import greedy_choice
+from host.trainline import moves
+from host.trainline.game import TrainlineGame
+from host.trainline.moves import Move
 from host.trainline.tiles import Space
 
 
@@ -32,51 +17,45 @@ def _worth(game: TrainlineGame, move: Move) -> float:
     me = game.players[game.current]
     in_aisle = me.aisle is not None
     match move:
-        case Rebel():
+        case moves.Rebel():
             return 100
-        case Accept() | EndTurn():
+        case moves.Accept() | moves.EndTurn():
             return 0
-        case Enter():
+        case moves.Enter():
             return 90
-        case MoveAlong(numbers, motion, passes, to):
+        case moves.MoveAlong(numbers, motion, passes, to):
             seat = game.layout.spaces[to] is Space.SEAT
             return (80 if seat else 20) - len(numbers) - motion - len(passes)
-        case TakeSeat():
+        case moves.TakeSeat():
             return 70
-        case UsePass():
+        case moves.UsePass():
             return -50 if in_aisle else 60
-        case Board():
+        case moves.Board():
             return -50 if in_aisle else 40
-        case Exit(_, seats):
+        case moves.Exit(_, seats):
             return 50 if seats else -20
-        case Eccentric():
+        case moves.Eccentric():
             return 30
-        case PlayExpress():
+        case moves.PlayExpress():
             return 25
-        case PlusDiscard():
+        case moves.PlusDiscard():
             return 15
-        case PanHandle():
+        case moves.PanHandle():
             return 10
-        case PlayReverse():
+        case moves.PlayReverse():
             return 5
-        case UseToken():
+        case moves.UseToken():
             return -5
     return 0
 
 
 def choose(game: TrainlineGame, rng: random.Random) -> Move:
-    """The bot's move for the seat that must act now; a boarding's die is rolled with ``rng``."""
-    moves = game.legal_moves()
-    best = max(_worth(game, move) for move in moves)
-    move = rng.choice([move for move in moves if _worth(game, move) == best])
-    if isinstance(move, Board):
-        move = replace(move, doors_open=roll_boarding_die(rng))
-    return move
+    """The bot's move for the seat that must act now; the boarding die is rolled with ``rng``."""
+    if game.is_chance_node():
+        return game.sample_chance(rng)
+    return greedy_choice(game.legal_moves(), lambda move: _worth(game, move), rng)
 
 
 def play_out(game: TrainlineGame, rng: random.Random, limit: int = 5000) -> None:
     """Let bots play to the end (or ``limit`` moves)."""
-    for _ in range(limit):
-        if game.phase is Phase.OVER:
-            return
-        game.push(choose(game, rng))
+    engine.play_out(game, lambda: choose(game, rng), limit)

@@ -1,13 +1,12 @@
 """The rules of Train Line Chicago: boarding, the aisle, seats, action cards, the win.
 
 Pure rules: no I/O, no clock. The only chance is the shuffle of the two decks (in the set-up,
-made by an injected ``random.Random``) and the boarding die, whose outcome every ``Board`` move
-carries, so the physical board can roll it.
+made by an injected ``random.Random``) and the boarding die, rolled after every ``Board`` move:
+a chance node, whose outcome (``BoardingDie``) the physical board rolls.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -16,6 +15,7 @@ from enum import Enum
 from itertools import combinations
 from typing import Any
 
+from host.engine import TurnBasedGame
 from host.errors import BadInputError
 from host.trainline.cards import (
     ADVANCED_MOTION,
@@ -37,9 +37,11 @@ from host.trainline.cards import (
     standard_cards,
 )
 from host.trainline.moves import (
+    MOVE_CODEC,
     Accept,
     Attack,
     Board,
+    BoardingDie,
     Cell,
     Eccentric,
     EndTurn,
@@ -55,11 +57,10 @@ from host.trainline.moves import (
     TakeSeat,
     UsePass,
     UseToken,
-    move_from_json,
-    move_to_json,
+    moves_from_json,
 )
 from host.trainline.tiles import Layout, Space, default_layout
-from host.turns import Direction, TurnIndicator
+from host.turn_order import TurnOrder
 
 #: Pawns per player, by number of players.
 PAWNS = {2: 12, 3: 10, 4: 8}
@@ -81,14 +82,13 @@ def roll_boarding_die(rng: random.Random) -> bool:
     return rng.choice(BOARDING_DIE)
 
 
-class IllegalMoveError(ValueError):
-    """A move the rules do not allow here; the message says why."""
-
 
 class Phase(Enum):
     """Where the game stands."""
 
     MAIN = "main"
+    BOARDING = "boarding"
+    """A pawn stands at the doors: the boarding die is due (a chance node)."""
     RESPONSE = "response"
     OVER = "over"
 
@@ -105,7 +105,6 @@ class Player:
     aisle: Cell | None = None
     seated: list[Cell] = field(default_factory=list)
     blocked_turns: int = 0
-    skips: int = 0
 
     def off_train(self) -> int:
         """Pawns not on the train (in the supply or on the missed-train space)."""
@@ -126,8 +125,11 @@ class Setup:
     """The shuffled action deck, top first."""
 
 
-class TrainlineGame:
+class TrainlineGame(TurnBasedGame[Move]):
     """A game of Train Line Chicago: legal moves, push/pop, turn indicator, the win."""
+
+    name = "trainline"
+    codec = MOVE_CODEC
 
     def __init__(
         self, setup: Setup, layout: Layout | None = None, cards: TrainlineCards | None = None
@@ -164,32 +166,32 @@ class TrainlineGame:
         self.players = [Player([], [], pawns) for _ in range(self.setup.players)]
         for player in self.players:
             self._refill(player)
-        self.direction = Direction.CLOCKWISE
+        self.order = TurnOrder(self.setup.players, self.setup.first)
         self.phase = Phase.MAIN
         self.pending: Attack | None = None
+        self.doors: Cell | None = None
+        """The start space of a pawn waiting for the boarding die."""
         self.winners: frozenset[int] = frozenset()
         self.turns_begun = 0
         self._reach: dict[tuple[int, int, int], set[Cell]] = {}
-        self._begin_turn(self.setup.first)
+        self._begin_turn()
 
     # ----- turn bookkeeping ----------------------------------------------------------------
 
-    def _begin_turn(self, seat: int) -> None:
+    @property
+    def over(self) -> bool:
+        """True once someone has won."""
+        return self.phase is Phase.OVER
+
+    def _begin_turn(self) -> None:
         self.turns_begun += 1
-        self.current = seat
-        self.target = self._after(seat)
+        self.target = self.order.after(self.current)
         self.boardings = 0
-        me = self.players[seat]
+        me = self.players[self.current]
         if me.missed is not None and me.aisle is None:
             # A pawn that missed the train enters on its next turn without a roll.
             me.aisle = self.layout.entries[me.missed]
             me.missed = None
-
-    def _step(self) -> int:
-        return 1 if self.direction is Direction.CLOCKWISE else -1
-
-    def _after(self, seat: int) -> int:
-        return (seat + self._step()) % len(self.players)
 
     def _end_turn(self) -> None:
         me = self.players[self.current]
@@ -197,11 +199,8 @@ class TrainlineGame:
         self._check_blocking(self.current)
         if self._check_win():
             return
-        seat = self._after(self.current)
-        while self.players[seat].skips:
-            self.players[seat].skips -= 1
-            seat = self._after(seat)
-        self._begin_turn(seat)
+        self.order.pass_turn()
+        self._begin_turn()
 
     def _draw(self, pile: list[str], discards: list[str]) -> str | None:
         if not pile:
@@ -246,23 +245,14 @@ class TrainlineGame:
     # ----- queries -------------------------------------------------------------------------
 
     @property
-    def acting_seat(self) -> int | None:
-        """The seat whose action is awaited (an attack's target while it answers)."""
-        if self.phase is Phase.OVER:
-            return None
+    def answering(self) -> int | None:
+        """The seat an attack waits on for its answer, if any."""
         if self.phase is Phase.RESPONSE and self.pending is not None:
             return self._victim(self.pending)
-        return self.current
+        return None
 
-    def turn_indicator(self) -> TurnIndicator:
-        """What the seat LEDs show."""
-        return TurnIndicator(
-            seats=len(self.players),
-            on_turn=self.acting_seat,
-            direction=self.direction,
-            skipped=frozenset(i for i, p in enumerate(self.players) if p.skips),
-            winners=self.winners,
-        )
+    def _winners(self) -> frozenset[int]:
+        return self.winners
 
     def occupant(self, cell: Cell) -> int | None:
         """The seat whose pawn sits in ``cell`` (seated), if any."""
@@ -353,11 +343,26 @@ class TrainlineGame:
 
     # ----- legality ------------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal move now (Exit and Enter 2X list each pair of seats once)."""
-        return [move for move in self._candidates() if self.why_illegal(move) is None]
+    def is_chance_node(self) -> bool:
+        """True while the boarding die is due."""
+        return self.phase is Phase.BOARDING
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """The boarding die's two outcomes with their odds, while it is due."""
+        if not self.is_chance_node():
+            return []
+        opened = BOARDING_DIE.count(True) / len(BOARDING_DIE)
+        return [(BoardingDie(True), opened), (BoardingDie(False), 1 - opened)]
+
+    def sample_chance(self, rng: random.Random) -> Move:
+        """A roll of the boarding die from ``rng``."""
+        return BoardingDie(roll_boarding_die(rng))
 
     def _candidates(self) -> Iterator[Move]:
+        """Every move worth checking (Exit and Enter 2X list each pair of seats once)."""
+        if self.phase is Phase.BOARDING:
+            yield from (outcome for outcome, _ in self.chance_outcomes())
+            return
         if self.phase is Phase.RESPONSE:
             yield from (Rebel(), Accept())
             return
@@ -366,7 +371,7 @@ class TrainlineGame:
         me = self.players[self.current]
         yield EndTurn()
         for start in self.layout.starts:
-            yield from (Board(start, True), Board(start, False), UsePass(start))
+            yield from (Board(start), UsePass(start))
         yield from (UseToken(card) for card in sorted(set(me.numbers + me.actions)))
         yield from (PlayExpress(), PlayReverse(), PlusDiscard())
         victim = self.players[self.target]
@@ -417,6 +422,11 @@ class TrainlineGame:
         """Why ``move`` is not allowed now, or None if it is."""
         if self.phase is Phase.OVER:
             return "the game is over"
+        if (self.phase is Phase.BOARDING) != isinstance(move, BoardingDie):
+            waiting = self.phase is Phase.BOARDING
+            return "roll the boarding die first" if waiting else "no boarding die is due"
+        if isinstance(move, BoardingDie):
+            return None
         if isinstance(move, Rebel | Accept):
             if self.phase is not Phase.RESPONSE or self.pending is None:
                 return "no attack waits for an answer"
@@ -550,39 +560,32 @@ class TrainlineGame:
 
     # ----- playing -------------------------------------------------------------------------
 
-    def push(self, move: Move) -> None:
-        """Play ``move``, or raise IllegalMoveError saying why it is not allowed."""
-        reason = self.why_illegal(move)
-        if reason is not None:
-            raise IllegalMoveError(reason)
-        self._reach = {}
-        self._apply(move)
-        self._reach = {}
-        self.record.append(move)
-
-    def pop(self) -> Move:
-        """Undo the last move (the game is replayed from its set-up without it)."""
-        if not self.record:
-            raise IllegalMoveError("nothing to undo")
-        *kept, last = self.record
-        self.record = []
-        self._start()
-        for move in kept:
-            self.push(move)
-        return last
-
     def _spend(self, card: str) -> None:
         self.players[self.current].actions.remove(card)
         self.action_discards.append(card)
 
     def _apply(self, move: Move) -> None:
+        self._reach = {}  # the table changes: every cached walk is stale
+        self._carry_out(move)
+        self._reach = {}
+
+    def _carry_out(self, move: Move) -> None:
         me = self.players[self.current]
         card = action_card(move)
         if card is not None:
             self._spend(card)
-        if isinstance(move, Board | UsePass):
-            self._board(move, me)
-            if isinstance(move, UsePass) and self.phase is Phase.MAIN:
+        if isinstance(move, Board):
+            self.boardings += 1
+            self.doors = move.start
+            self.phase = Phase.BOARDING
+        elif isinstance(move, BoardingDie):
+            assert self.doors is not None
+            start, self.doors, self.phase = self.doors, None, Phase.MAIN
+            self._board(start, move.doors_open, me)
+        elif isinstance(move, UsePass):
+            self.boardings += 1
+            self._board(move.start, True, me)
+            if self.phase is Phase.MAIN:
                 self._after_action(U_PASS)
         elif isinstance(move, MoveAlong):
             for number in move.numbers:
@@ -630,15 +633,11 @@ class TrainlineGame:
         self, move: PlayExpress | PlayReverse | PlusDiscard | Enter, me: Player
     ) -> None:
         if isinstance(move, PlayExpress):
-            self.players[self.target].skips += 1
-            self.target = self._after(self.target)
+            self.order.skip(self.target)
+            self.target = self.order.after(self.target)
         elif isinstance(move, PlayReverse):
-            self.direction = (
-                Direction.COUNTERCLOCKWISE
-                if self.direction is Direction.CLOCKWISE
-                else Direction.CLOCKWISE
-            )
-            self.target = self._after(self.current)
+            self.order.reverse()
+            self.target = self.order.after(self.current)
         elif isinstance(move, PlusDiscard):
             me.tokens += 1
         else:
@@ -662,11 +661,10 @@ class TrainlineGame:
         else:
             me.supply -= 1
 
-    def _board(self, move: Board | UsePass, me: Player) -> None:
-        self.boardings += 1
+    def _board(self, start: Cell, doors_open: bool, me: Player) -> None:
         me.supply -= 1
-        if isinstance(move, Board) and not move.doors_open:
-            me.missed = move.start
+        if not doors_open:
+            me.missed = start
             self._end_turn()
             return
         if me.aisle is not None:
@@ -674,7 +672,7 @@ class TrainlineGame:
             me.aisle = None
             me.supply += 2
             return
-        me.aisle = self.layout.entries[move.start]
+        me.aisle = self.layout.entries[start]
 
     def _answer(self, move: Rebel | Accept) -> None:
         attack = self.pending
@@ -740,30 +738,20 @@ class TrainlineGame:
 
     # ----- records -------------------------------------------------------------------------
 
-    def record_lines(self) -> list[str]:
-        """The game as JSON lines: the set-up, then one action per line."""
-        head = {
-            "game": "trainline",
+    def _head(self) -> dict[str, Any]:
+        return {
             "players": len(self.players),
             "first": self.setup.first,
             "numbers": list(self.setup.numbers),
             "actions": list(self.setup.actions),
         }
-        return [json.dumps(head)] + [json.dumps(move_to_json(m)) for m in self.record]
 
     @classmethod
-    def from_record_lines(cls, lines: Sequence[str]) -> TrainlineGame:
-        """Replay a record; a bad line is a BadInputError naming it."""
-        rows: list[tuple[int, Any]] = []
-        for number, line in enumerate(lines, 1):
-            if line.strip():
-                try:
-                    rows.append((number, json.loads(line)))
-                except json.JSONDecodeError as error:
-                    raise BadInputError(f"line {number}: not JSON ({error.msg})") from None
-        head = rows[0][1] if rows else None
-        if not isinstance(head, dict) or head.get("game") != "trainline":
-            raise BadInputError('line 1: needs "game": "trainline", "players", "numbers", ...')
+    def _moves_from_json(cls, data: dict[str, Any]) -> list[Move]:
+        return moves_from_json(data)
+
+    @classmethod
+    def _from_head(cls, head: dict[str, Any]) -> TrainlineGame:
         try:
             setup = Setup(
                 int(head["players"]),
@@ -773,13 +761,7 @@ class TrainlineGame:
             )
         except (KeyError, TypeError, ValueError):
             raise BadInputError('line 1: needs "players", "numbers" and "actions"') from None
-        game = cls(setup)
-        for number, row in rows[1:]:
-            try:
-                game.push(move_from_json(row))
-            except (IllegalMoveError, BadInputError) as error:
-                raise BadInputError(f"line {number}: {error}") from None
-        return game
+        return cls(setup)
 
 
 _CARD_OF: dict[type, str] = {

@@ -1,28 +1,34 @@
 """What a player can do in Train Line Chicago, one action at a time, and its JSON form.
 
-Cells are ``(row, col)`` of the joined layout. Boarding carries the boarding die's outcome (the
-board rolls it; the engine never rolls). An attack a Rebel Passenger can stop waits for its
-target's answer (``Rebel`` or ``Accept``).
+Cells are ``(row, col)`` of the joined layout. Boarding is followed by the boarding die's roll,
+a chance outcome (``BoardingDie``) the board rolls; the engine never rolls. An attack a Rebel
+Passenger can stop waits for its target's answer (``Rebel`` or ``Accept``).
 """
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from host.errors import BadInputError
+from host.engine import MoveCodec, flag, listed, optional, pair, text, whole
 
 Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
 class Board:
-    """Put a pawn on a start space and roll the boarding die (one action)."""
+    """Put a pawn on a start space; the boarding die's roll (``BoardingDie``) follows."""
 
     start: Cell
     """The start space."""
+
+
+@dataclass(frozen=True)
+class BoardingDie:
+    """The boarding die's roll after ``Board``: a chance outcome, from the board or a seeded rng."""
+
     doors_open: bool
-    """The die's outcome: open doors (the pawn boards, the turn goes on) or closed (it misses)."""
+    """Open doors (the pawn boards, the turn goes on) or closed (it misses the train)."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +145,7 @@ class Accept:
 
 Move = (
     Board
+    | BoardingDie
     | UsePass
     | MoveAlong
     | PlayExpress
@@ -159,6 +166,7 @@ Attack = Exit | Eccentric | PanHandle | TakeSeat
 
 ACTIONS: dict[str, type[Move]] = {
     "board": Board,
+    "boarding-die": BoardingDie,
     "u-pass": UsePass,
     "move": MoveAlong,
     "express": PlayExpress,
@@ -174,79 +182,47 @@ ACTIONS: dict[str, type[Move]] = {
     "rebel": Rebel,
     "accept": Accept,
 }
-_NAMES = {kind: name for name, kind in ACTIONS.items()}
+CELL = pair(whole)
+"""A cell's JSON form: ``[row, col]``."""
+
+MOVE_CODEC: MoveCodec[Move] = MoveCodec(
+    "a Train Line action",
+    ACTIONS,
+    {
+        "start": CELL,
+        "to": CELL,
+        "cell": CELL,
+        "slide_to": optional(CELL),
+        "seats": listed(CELL),
+        "seat": whole,
+        "numbers": listed(text),
+        "passes": listed(text),
+        "doors_open": flag,
+        "motion": flag,
+        "card": text,
+    },
+)
+move_to_json = MOVE_CODEC.to_json
+move_from_json = MOVE_CODEC.from_json
 
 
-def move_to_json(move: Move) -> dict[str, Any]:
-    """The move as a JSON object; cells become ``[row, col]`` lists."""
-    data: dict[str, Any] = {"action": _NAMES[type(move)]}
-    for key, value in asdict(move).items():
-        if key in ("start", "to", "cell", "slide_to") and value is not None:
-            value = list(value)
-        elif key == "seats" and isinstance(value, tuple):
-            value = [list(cell) for cell in value]
-        elif key in ("numbers", "passes"):
-            value = list(value)
-        data[key] = value
-    return data
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_cell(value: Any) -> bool:
-    return isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)
-
-
-def _value(name: str, value: Any, kind: type[Move]) -> Any:
-    if name in ("start", "to", "cell", "slide_to") and _is_cell(value):
-        return (value[0], value[1])
-    if name == "slide_to" and value is None:
-        return None
-    if name == "seats" and isinstance(value, list) and all(_is_cell(v) for v in value):
-        return tuple((v[0], v[1]) for v in value)
-    if name == "seat" and _is_int(value):
-        return value
-    if (
-        name in ("numbers", "passes")
-        and isinstance(value, list)
-        and all(isinstance(v, str) for v in value)
-    ):
-        return tuple(value)
-    if name in ("doors_open", "motion") and isinstance(value, bool):
-        return value
-    if name == "card" and isinstance(value, str):
-        return value
-    raise BadInputError(f"action {_NAMES[kind]!r}: bad value {value!r} for {name!r}"[:120])
-
-
-def move_from_json(data: Any) -> Move:
-    """Read a move's JSON object, with a one-line reason if it is not one."""
-    if not isinstance(data, dict) or data.get("action") not in ACTIONS:
-        raise BadInputError(f"not a Train Line action: {data!r}"[:120])
-    kind = ACTIONS[data["action"]]
-    names = {spec.name for spec in fields(kind)}
-    unknown = set(data) - names - {"action"}
-    if unknown:
-        raise BadInputError(f"action {data['action']!r}: unknown field(s) {sorted(unknown)}")
-    values = {}
-    for spec in fields(kind):
-        if spec.name not in data:
-            if spec.default is MISSING:
-                raise BadInputError(f"action {data['action']!r}: needs {spec.name!r}")
-            continue
-        values[spec.name] = _value(spec.name, data[spec.name], kind)
-    return kind(**values)
+def moves_from_json(data: Any) -> list[Move]:
+    """The moves one record line holds: one, or two for a ``board`` line written before the
+    boarding die became its own line (``doors_open`` on the board line, as records still hold)."""
+    if isinstance(data, dict) and data.get("action") == "board" and "doors_open" in data:
+        board = {key: value for key, value in data.items() if key != "doors_open"}
+        die = {"action": "boarding-die", "doors_open": data["doors_open"]}
+        return [move_from_json(board), move_from_json(die)]
+    return [move_from_json(data)]
 
 
 def describe(move: Move) -> str:
     """The move in words, for the demo."""
     match move:
-        case Board(start, doors_open):
-            return f"rolls the boarding die at {start}: " + (
-                "open doors, boards" if doors_open else "closed doors, misses the train"
-            )
+        case Board(start):
+            return f"steps up to the doors at {start} and rolls the boarding die"
+        case BoardingDie(doors_open):
+            return "open doors, boards" if doors_open else "closed doors, misses the train"
         case UsePass(start):
             return f"boards with a U-Pass at {start}"
         case MoveAlong(numbers, motion, passes, to, slide_to):

@@ -11,17 +11,19 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from host.errors import BadInputError
-from host.jsonl import json_objects
+from host.jsonl import json_objects, judged, seats_and_first
+from host.referee import Verdict
 from host.trainline.cards import ADVANCED_MOTION, REBEL
 from host.trainline.game import Phase, TrainlineGame, action_card
 from host.trainline.moves import (
     Accept,
     Board,
+    BoardingDie,
     EndTurn,
     Enter,
     Move,
@@ -30,6 +32,7 @@ from host.trainline.moves import (
     UseToken,
     move_to_json,
 )
+from host.turns import TurnIndicator
 
 Cell = tuple[int, int]
 #: How many positions the search may visit to explain one observation before giving up.
@@ -107,7 +110,24 @@ class TrainlineObserver:
         self.game = TrainlineGame.new(seats, random.Random(0), first)
         self.rolls: list[bool] = []
 
-    def judge(self, data: dict[str, Any]) -> dict[str, Any]:
+    def opening(self) -> Verdict:
+        """The verdict on the opening line: who plays first."""
+        return Verdict("waiting", self.game.acting_seat)
+
+    def feed(self, line: Mapping[str, Any]) -> Verdict:
+        """``judge`` as the app takes it (``host.referee.TableReferee``)."""
+        return Verdict.of(self.judge(line))
+
+    def turn_indicator(self) -> TurnIndicator:
+        """Whose turn it is, for the seat LEDs."""
+        return self.game.turn_indicator()
+
+    @property
+    def dice_wanted(self) -> int:
+        """The boarding die is not rolled on the board yet."""
+        return 0
+
+    def judge(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """The verdict on one line: an observation, a die roll or a seat's button."""
         seat = self.game.acting_seat
         if self.game.phase is Phase.OVER:
@@ -230,7 +250,7 @@ class TrainlineObserver:
                 if child.why_illegal(move) is not None:
                     continue
                 child.push(move)
-                yield from search(child, [*moves, move], rolls + isinstance(move, Board))
+                yield from search(child, [*moves, move], rolls + isinstance(move, BoardingDie))
 
         return next(search(start, [], 0), None)
 
@@ -240,13 +260,15 @@ class TrainlineObserver:
             if REBEL in game.players[game.current].actions:
                 yield Rebel()
             return
+        if game.is_chance_node():  # the die shows what the board reported, if it has
+            if rolls < len(self.rolls):
+                yield BoardingDie(self.rolls[rolls])
+            return
         for move in game.legal_moves():
             if isinstance(move, UseToken | EndTurn):  # unseen: a button ends a turn
                 continue
-            if isinstance(move, Board) and (
-                rolls >= len(self.rolls) or move.doors_open != self.rolls[rolls]
-            ):
-                continue
+            if isinstance(move, Board) and rolls >= len(self.rolls):
+                continue  # no roll reported for it
             yield move
 
 
@@ -263,13 +285,4 @@ def cards_played(move: Move) -> list[str]:
 def judge_observations(lines: Sequence[str]) -> Iterator[dict[str, Any]]:
     """One verdict per line after the first (``{"seats": N, "first": S}``)."""
     (_, head), *rows = json_objects(lines)
-    seats, first = head.get("seats"), head.get("first", 0)
-    if not isinstance(seats, int) or not isinstance(first, int):
-        raise BadInputError('line 1: needs "seats" and "first"')
-    observer = TrainlineObserver(seats, first)
-    for number, data in rows:
-        try:
-            verdict = observer.judge(data)
-        except BadInputError as error:
-            raise BadInputError(f"line {number}: {error}") from None
-        yield {"line": number, **verdict}
+    yield from judged(rows, TrainlineObserver(*seats_and_first(head)).judge)

@@ -12,42 +12,39 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from host.errors import BadInputError
-from host.trainline.game import IllegalMoveError, Phase, TrainlineGame
-from host.trainline.moves import describe, move_from_json, move_to_json
+from host.errors import IllegalMoveError
+from host.jsonl import json_objects, judged
+from host.trainline.game import Phase, TrainlineGame
+from host.trainline.moves import describe, move_to_json, moves_from_json
 
 
 def judge_lines(lines: Sequence[str]) -> Iterator[dict[str, Any]]:
     """One verdict per action line after the set-up line."""
-    rows = [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
-    if not rows:
-        raise BadInputError("an empty record")
-    game = TrainlineGame.from_record_lines([rows[0][1]])
-    for number, line in rows[1:]:
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise BadInputError(f"line {number}: not JSON ({error.msg})") from None
-        try:
-            move = move_from_json(data)
-        except BadInputError as error:
-            raise BadInputError(f"line {number}: {error}") from None
-        seat = game.acting_seat
-        try:
+    (_, head), *rows = json_objects(lines)
+    game = TrainlineGame.from_record_lines([json.dumps(head)])
+    yield from judged(rows, lambda data: _judge(game, data))
+
+
+def _judge(game: TrainlineGame, data: dict[str, Any]) -> dict[str, Any]:
+    """The verdict on one action line, played on ``game`` if it is legal."""
+    moves = moves_from_json(data)
+    seat = game.acting_seat
+    try:
+        # An older board line's die roll always follows a legal board, so a line that fails,
+        # fails at its first move and leaves the game as it was.
+        for move in moves:
             game.push(move)
-        except IllegalMoveError as error:
-            yield {"line": number, "verdict": "illegal", "seat": seat, "reason": str(error)}
-            continue
-        verdict = "win" if game.phase is Phase.OVER else "move"
-        shown = game.turn_indicator()
-        yield {
-            "line": number,
-            "verdict": verdict,
-            "seat": seat,
-            "move": move_to_json(move),
-            "said": describe(move),
-            "next_seat": shown.on_turn,
-            "direction": shown.direction.value,
-            "skipped": sorted(shown.skipped),
-            "winners": sorted(shown.winners),
-        }
+    except IllegalMoveError as error:
+        return {"verdict": "illegal", "seat": seat, "reason": str(error)}
+    shown = game.turn_indicator()
+    return {
+        "verdict": "win" if game.phase is Phase.OVER else "move",
+        "seat": seat,
+        # An older board line holding its die roll is echoed whole, as it was written.
+        "move": data if len(moves) > 1 else move_to_json(moves[0]),
+        "said": "; ".join(describe(move) for move in moves),
+        "next_seat": shown.on_turn,
+        "direction": shown.direction.value,
+        "skipped": sorted(shown.skipped),
+        "winners": sorted(shown.winners),
+    }

@@ -1,4 +1,8 @@
-"""A turn of The Game of Trains as data: what the seat decided and what chance dealt."""
+"""A turn of The Game of Trains as data: what the seat decided and what chance dealt.
+
+A ``Move`` is a whole turn as the record writes it (the decision with the cards drawn for it);
+``Move.decision()`` is the player's part and each ``Drawn`` one chance outcome.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,6 @@ from enum import Enum
 from typing import Any
 
 from host.errors import BadInputError
-
-
-class IllegalMoveError(ValueError):
-    """Raised when a move breaks the rules; the message says which rule."""
 
 
 class MoveKind(Enum):
@@ -78,6 +78,17 @@ class Move:
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise BadInputError(f"not a Game of Trains move: {data!r} ({error})") from None
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """Chance: the card the draw pile deals into a line (a chance outcome, not a choice)."""
+
+    card: int
+    """The railcar drawn."""
+    shuffle: tuple[int, ...] = ()
+    """With a known draw pile only: the discard pile as reshuffled into the emptied draw pile
+    (top card last) before this card was drawn from it."""
 
 
 def _integer(value: Any) -> int:

@@ -1,7 +1,9 @@
 """The table of The Game of Trains at one moment, and the rules that move it on.
 
-A ``Position`` is plain data; ``apply`` checks a move against the rules and returns the next
-position. The draw pile is either known (a simulation dealt it) or unseen (a real table): on a real
+A ``Position`` is plain data. ``decide`` checks a seat's decision against the rules; a draw or a
+remove then leaves the position at a chance node (``refill``) until ``deal`` brings the cards the
+draw pile owes, one ``Drawn`` outcome at a time. ``apply`` plays a whole turn as the record writes
+it. The draw pile is either known (a simulation dealt it) or unseen (a real table): on a real
 table a drawn card may be any card the referee cannot place elsewhere, and a card it saw go into
 the discard pile only comes back after the discard pile was reshuffled into an empty draw pile.
 """
@@ -16,8 +18,8 @@ from enum import Enum
 from functools import cache
 from typing import Any
 
-from host.errors import BadInputError
-from host.trains.moves import IllegalMoveError, Move, MoveKind
+from host.errors import BadInputError, IllegalMoveError
+from host.trains.moves import Drawn, Move, MoveKind
 from host.trains.rules import (
     HOLE,
     LINE_LENGTH,
@@ -82,6 +84,8 @@ class Position:
     """The seat whose turn it is (or who won, once the game is over)."""
     drafted: int = 0
     """How many seats have made their set-up choice."""
+    refill: Refill | None = None
+    """A turn part-way, waiting on the draw pile (a chance node); None between turns."""
 
     # --- construction -------------------------------------------------------------------------
 
@@ -151,6 +155,10 @@ class Position:
         """True when the draw pile's order is known (a simulation)."""
         return self.draw_pile is not None
 
+    def is_chance_node(self) -> bool:
+        """True when the draw pile owes a line its next card."""
+        return self.refill is not None
+
     @property
     def winner(self) -> int | None:
         """The winning seat, once the game is over."""
@@ -190,6 +198,7 @@ class Position:
             "phase": self.phase.value,
             "to_play": self.to_play,
             "drafted": self.drafted,
+            "refill": None if self.refill is None else self.refill.to_json(),
         }
 
     @classmethod
@@ -211,11 +220,45 @@ class Position:
                 phase=Phase(data["phase"]),
                 to_play=data["to_play"],
                 drafted=data["drafted"],
+                refill=None if data.get("refill") is None else Refill.from_json(data["refill"]),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise BadInputError(f"not a Game of Trains position ({error})") from None
         check_seats(position.seats, position.first)
         return position
+
+
+@dataclass(frozen=True)
+class Refill:
+    """A turn waiting on the draw pile (a chance node): the lines still owed a card."""
+
+    place: int
+    """The place in each line the drawn card goes to."""
+    seats: tuple[int, ...]
+    """The seats still owed a card, in order (clockwise from the user after a remove)."""
+    draw: bool = False
+    """A draw turn: the drawn card replaces the railcar at ``place``, which then goes face up."""
+    keep: tuple[int, ...] = ()
+    """A draw turn's choice of the face-up card that stays (``Move.keep``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The refill as a JSON object."""
+        return {
+            "place": self.place,
+            "seats": list(self.seats),
+            "draw": self.draw,
+            "keep": list(self.keep),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Refill:
+        """Read a refill written by ``to_json``."""
+        return cls(
+            int(data["place"]),
+            tuple(int(seat) for seat in data["seats"]),
+            bool(data["draw"]),
+            tuple(int(card) for card in data["keep"]),
+        )
 
 
 def check_seats(seats: int, first: int) -> None:
@@ -232,13 +275,19 @@ def check_seats(seats: int, first: int) -> None:
 
 
 class _Turn:
-    """One move being carried out on a copy of the position, checking every rule on the way."""
+    """One step of a turn carried out on a copy of the position, checking every rule on the way."""
 
-    def __init__(self, position: Position, move: Move, shuffler: random.Random | None) -> None:
+    def __init__(
+        self,
+        position: Position,
+        keep: tuple[int, ...] = (),
+        shuffle: tuple[int, ...] = (),
+        shuffler: random.Random | None = None,
+    ) -> None:
         self.position = position.copy()
-        self.move = move
+        self.keep = keep
+        self.given_shuffle = shuffle
         self.shuffler = shuffler
-        self.drawn: list[int] = []
         self.shuffle: tuple[int, ...] = ()
         self.keep_used: list[int] = []
 
@@ -270,14 +319,13 @@ class _Turn:
                 raise IllegalMoveError(f"the {expected} cannot have come from the draw pile")
             card = expected
         p.draw_count -= 1
-        self.drawn.append(card)
         return card
 
     def reshuffle(self) -> None:
         """The draw pile ran out: the discard pile becomes the new draw pile."""
         p = self.position
         if p.draw_pile is not None:
-            order = self.move.shuffle
+            order = self.given_shuffle
             if not order and self.shuffler is not None:
                 order = tuple(self.shuffler.sample(p.discard, len(p.discard)))
             if sorted(order) != sorted(p.discard):
@@ -293,23 +341,11 @@ class _Turn:
         """Lay cards face up; cards sharing an ability are discarded in pairs."""
         p = self.position
         p.faceup.extend(arrivals)
-        for group in _groups(p.faceup):
-            if len(group) < 2:
-                continue
-            stays: list[int] = []
-            if len(group) % 2:
-                chosen = [card for card in group if card in self.move.keep]
-                if len(chosen) != 1:
-                    names = ", ".join(str(card) for card in group)
-                    raise IllegalMoveError(
-                        f"the face-up {names} share an ability: exactly one of them stays"
-                    )
-                stays = chosen
-                self.keep_used.extend(chosen)
-            for card in group:
-                if card not in stays:
-                    p.faceup.remove(card)
-                    p.discard.append(card)
+        stays, gone = _pairs_gone(p.faceup, self.keep)
+        self.keep_used.extend(stays)
+        for card in gone:
+            p.faceup.remove(card)
+            p.discard.append(card)
 
     def lose_protection(self, seat: int, before: list[int]) -> None:
         """Protect cards under railcars that this seat's own action moved or replaced go away."""
@@ -335,20 +371,10 @@ class _Turn:
             return
         p.to_play = (seat + 1) % p.seats
 
-    def result(self) -> tuple[Position, Move]:
-        """The next position and the move with every chance outcome filled in."""
-        if sorted(self.keep_used) != sorted(self.move.keep):
+    def check_keep(self) -> None:
+        """The table's choice must name exactly the face-up cards that were in question."""
+        if sorted(self.keep_used) != sorted(self.keep):
             raise IllegalMoveError("the move keeps face-up cards that were not in question")
-        move = Move(
-            self.move.seat,
-            self.move.kind,
-            self.move.slot,
-            self.move.card,
-            drawn=tuple(self.drawn),
-            keep=self.move.keep,
-            shuffle=self.shuffle,
-        )
-        return self.position, move
 
 
 def _groups(cards: list[int]) -> list[list[int]]:
@@ -358,37 +384,148 @@ def _groups(cards: list[int]) -> list[list[int]]:
     return list(by_ability.values())
 
 
+def _pairs_gone(faceup: list[int], keep: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """Of the face-up cards, the ones the table keeps out of an odd group, and the ones that go
+    to the discard pile because they share an ability (in the order they lie)."""
+    stays: list[int] = []
+    gone: list[int] = []
+    for group in _groups(faceup):
+        if len(group) < 2:
+            continue
+        chosen: list[int] = []
+        if len(group) % 2:
+            chosen = [card for card in group if card in keep]
+            if len(chosen) != 1:
+                names = ", ".join(str(card) for card in group)
+                raise IllegalMoveError(
+                    f"the face-up {names} share an ability: exactly one of them stays"
+                )
+            stays += chosen
+        gone += [card for card in group if card not in chosen]
+    return stays, gone
+
+
+def decide(position: Position, decision: Move) -> Position:
+    """The position after a seat's decision (a move without chance outcomes). A draw or a remove
+    leaves it at a chance node: ``deal`` then brings each card the draw pile owes."""
+    p = position
+    if p.phase is Phase.OVER:
+        raise IllegalMoveError(f"the game is over: seat {p.to_play} won")
+    if p.refill is not None:
+        raise IllegalMoveError("the draw pile deals first: a line is still owed a card")
+    if decision.seat != p.to_play:
+        raise IllegalMoveError(f"it is seat {p.to_play}'s turn, not seat {decision.seat}'s")
+    if p.phase is Phase.DRAFT and decision.kind is not MoveKind.DRAFT:
+        raise IllegalMoveError("during set-up each seat keeps one drawn card (a draft move)")
+    if p.phase is Phase.PLAY and decision.kind is MoveKind.DRAFT:
+        raise IllegalMoveError("the set-up draft is over")
+    if decision.drawn or decision.shuffle:
+        raise IllegalMoveError("a decision names no drawn card: the draw pile deals it")
+    turn = _Turn(p, decision.keep)
+    if decision.kind is MoveKind.ABILITY:
+        _use_ability(turn, decision)
+    elif decision.kind is MoveKind.DRAFT:
+        _draft(turn, decision)
+    else:
+        _draw(turn, decision)
+    turn.check_keep()
+    if turn.position.refill is None:
+        turn.finish(decision.seat)
+    return turn.position
+
+
+def deal(
+    position: Position,
+    card: int | None,
+    shuffle: tuple[int, ...] = (),
+    shuffler: random.Random | None = None,
+) -> tuple[Position, Drawn]:
+    """The position after the draw pile deals the next card owed, and that chance outcome.
+
+    ``card`` names the card drawn (on a real table it must); ``None`` takes a known pile's top
+    card. A known pile that ran out is first reshuffled into the order ``shuffle`` gives, or that
+    ``shuffler`` makes.
+    """
+    refill = position.refill
+    if refill is None:
+        raise IllegalMoveError("no line is owed a card from the draw pile now")
+    turn = _Turn(position, refill.keep, shuffle, shuffler)
+    p = turn.position
+    seat, line = refill.seats[0], turn.position.lines[refill.seats[0]]
+    drawn = turn.draw(card)
+    replaced, before = line[refill.place], list(line)
+    line[refill.place] = drawn
+    rest = refill.seats[1:]
+    p.refill = replace(refill, seats=rest) if rest else None
+    if refill.draw:
+        turn.lose_protection(seat, before)
+        turn.to_faceup([replaced])
+    elif is_ascending(line):
+        # A refill that makes a line ascending ends the game at once: later seats get none.
+        p.phase, p.to_play, p.refill = Phase.OVER, seat, None
+    if p.refill is None:
+        turn.finish(p.to_play)
+    return p, Drawn(drawn, turn.shuffle)
+
+
+def drawable(position: Position) -> list[int]:
+    """The cards the draw pile may deal now: a known pile's top card (any card of the discard
+    pile, once it is reshuffled), or on a real table any card it cannot place elsewhere."""
+    p = position
+    if p.draw_pile is not None:
+        return [p.draw_pile[-1]] if p.draw_count else sorted(p.discard)
+    reshuffled = p.draw_count == 0  # the discard pile comes back first
+    out = p.on_table() | (set() if reshuffled else set(p.discard))
+    return [card for card in range(1, DECK_SIZE + 1) if card not in out]
+
+
+def sample_chance(position: Position, rng: random.Random) -> Drawn:
+    """A chance outcome for the card now owed, drawn from ``rng`` (a known pile's top card, or
+    its reshuffle; any card that can be drawn, alike, on a real table)."""
+    if position.draw_pile is not None:
+        return deal(position, None, shuffler=rng)[1]
+    return Drawn(rng.choice(drawable(position)))
+
+
 def apply(position: Position, move: Move) -> Position:
-    """The position after ``move``; raises IllegalMoveError, naming the rule, if it is illegal."""
-    return _carry_out(position, move, None)[0]
+    """The position after a whole turn (the decision, then the draw pile deals the cards
+    ``move.drawn`` names, or a known pile's top cards); IllegalMoveError names a broken rule."""
+    return _turn(position, move, None, deal_all=True)[0]
 
 
 def complete(position: Position, decision: Move, rng: random.Random) -> Move:
     """Fill in a decision's chance outcomes from the known draw pile (``rng`` reshuffles)."""
     if not position.known_pile:
         raise ValueError("only a known draw pile can deal the chance outcomes")
-    return _carry_out(position, decision, rng)[1]
+    return _turn(position, decision, rng, deal_all=True)[1]
 
 
-def _carry_out(
-    position: Position, move: Move, shuffler: random.Random | None
+def play(position: Position, move: Move | Drawn) -> Position:
+    """The position after one push: a chance outcome, or a turn as far as the cards it names
+    go (a turn naming fewer cards than its lines are owed leaves a chance node)."""
+    if isinstance(move, Drawn):
+        return deal(position, move.card, move.shuffle)[0]
+    return _turn(position, move, None, deal_all=False)[0]
+
+
+def _turn(
+    position: Position, move: Move, shuffler: random.Random | None, deal_all: bool
 ) -> tuple[Position, Move]:
-    p = position
-    if p.phase is Phase.OVER:
-        raise IllegalMoveError(f"the game is over: seat {p.to_play} won")
-    if move.seat != p.to_play:
-        raise IllegalMoveError(f"it is seat {p.to_play}'s turn, not seat {move.seat}'s")
-    if p.phase is Phase.DRAFT and move.kind is not MoveKind.DRAFT:
-        raise IllegalMoveError("during set-up each seat keeps one drawn card (a draft move)")
-    if p.phase is Phase.PLAY and move.kind is MoveKind.DRAFT:
-        raise IllegalMoveError("the set-up draft is over")
-    turn = _Turn(p, move, shuffler)
-    if move.kind is MoveKind.ABILITY:
-        _use_ability(turn)
-    else:
-        _replace(turn)
-    turn.finish(move.seat)
-    return turn.result()
+    """A decision and the cards dealt for it: those ``move.drawn`` names, then (``deal_all``)
+    the known pile's top cards for the rest; a win cuts the refills short."""
+    p = decide(position, move.decision())
+    refill = p.refill
+    if refill is not None and p.draw_pile is None and len(move.drawn) > len(refill.seats):
+        raise IllegalMoveError(f"only {len(refill.seats)} lines lost a card")
+    drawn: list[int] = []
+    shuffle: tuple[int, ...] = ()
+    while p.refill is not None and (deal_all or len(drawn) < len(move.drawn)):
+        expected = move.drawn[len(drawn)] if len(drawn) < len(move.drawn) else None
+        p, outcome = deal(p, expected, move.shuffle, shuffler)
+        drawn.append(outcome.card)
+        shuffle = shuffle or outcome.shuffle
+    whole = Move(move.seat, move.kind, move.slot, move.card, tuple(drawn), move.keep, shuffle)
+    return p, whole
 
 
 def _place(slot: int | None, kind: str) -> int:
@@ -397,37 +534,43 @@ def _place(slot: int | None, kind: str) -> int:
     return slot
 
 
-def _replace(turn: _Turn) -> None:
-    """Draft or draw: a new railcar replaces one in the line; the old one goes face up."""
-    p, move = turn.position, turn.move
+def _draft(turn: _Turn, move: Move) -> None:
+    """Set-up: the card kept replaces one in the line; the old one goes face up."""
+    p = turn.position
     slot = _place(move.slot, move.kind.value)
     before = list(p.lines[move.seat])
-    if move.kind is MoveKind.DRAFT:
-        size = draft_size(p.drafted)
-        if p.draw_pile is not None:
-            drawn = [p.draw_pile.pop() for _ in range(size)]
-            if move.card not in drawn:
-                raise IllegalMoveError(f"the {move.card} is not among the cards drawn {drawn}")
-            drawn.remove(move.card)
-            p.discard.extend(drawn)
-        else:
-            if move.card is None or move.card not in p.unseen() or move.card in p.discard:
-                raise IllegalMoveError(f"the {move.card} cannot have been drawn at set-up")
-            p.discard_unseen += size - 1
-        p.draw_count -= size
-        card = move.card
+    size = draft_size(p.drafted)
+    if p.draw_pile is not None:
+        drawn = [p.draw_pile.pop() for _ in range(size)]
+        if move.card not in drawn:
+            raise IllegalMoveError(f"the {move.card} is not among the cards drawn {drawn}")
+        drawn.remove(move.card)
+        p.discard.extend(drawn)
     else:
-        if move.card is not None:
-            raise IllegalMoveError("a draw uses no face-up card")
-        card = turn.draw(move.drawn[0] if move.drawn else None)
+        if move.card is None or move.card not in p.unseen() or move.card in p.discard:
+            raise IllegalMoveError(f"the {move.card} cannot have been drawn at set-up")
+        p.discard_unseen += size - 1
+    p.draw_count -= size
     replaced = p.lines[move.seat][slot]
-    p.lines[move.seat][slot] = card
+    p.lines[move.seat][slot] = move.card
     turn.lose_protection(move.seat, before)
     turn.to_faceup([replaced])
 
 
-def _use_ability(turn: _Turn) -> None:
-    p, move = turn.position, turn.move
+def _draw(turn: _Turn, move: Move) -> None:
+    """A draw: the line's place waits for the draw pile's top card (a chance node). Which
+    face-up card stays is already decided: the card replaced is known."""
+    p = turn.position
+    slot = _place(move.slot, move.kind.value)
+    if move.card is not None:
+        raise IllegalMoveError("a draw uses no face-up card")
+    stays, _ = _pairs_gone([*p.faceup, p.lines[move.seat][slot]], move.keep)
+    turn.keep_used.extend(stays)
+    p.refill = Refill(slot, (move.seat,), draw=True, keep=move.keep)
+
+
+def _use_ability(turn: _Turn, move: Move) -> None:
+    p = turn.position
     if move.card is None or move.card not in p.faceup:
         raise IllegalMoveError(f"the {move.card} is not face up beside the draw pile")
     ability = abilities()[move.card]
@@ -462,28 +605,23 @@ def _use_ability(turn: _Turn) -> None:
     else:
         if move.slot is not None:
             raise IllegalMoveError(f"{ability.words} takes no place")
-        _remove(turn, REMOVED_PLACE[ability])
+        _remove(turn, move.seat, REMOVED_PLACE[ability])
         return
     turn.lose_protection(move.seat, before)
 
 
-def _remove(turn: _Turn, place: int) -> None:
-    """Every unprotected line loses the card at ``place``; replacements come clockwise."""
-    p, move = turn.position, turn.move
-    order = [(move.seat + step) % p.seats for step in range(p.seats)]
+def _remove(turn: _Turn, user: int, place: int) -> None:
+    """Every unprotected line loses the card at ``place``; the draw pile then owes each one a
+    card, clockwise from the user (a chance node)."""
+    p = turn.position
+    order = [(user + step) % p.seats for step in range(p.seats)]
     removing = [seat for seat in order if place not in p.locks[seat]]
     removed = [p.lines[seat][place] for seat in removing]
     for seat in removing:
         p.lines[seat][place] = HOLE
     turn.to_faceup(removed)
-    if p.draw_pile is None and len(move.drawn) > len(removing):
-        raise IllegalMoveError(f"only {len(removing)} lines lost a card")
-    for index, seat in enumerate(removing):
-        expected = move.drawn[index] if index < len(move.drawn) else None
-        p.lines[seat][place] = turn.draw(expected)
-        if is_ascending(p.lines[seat]):
-            p.phase, p.to_play = Phase.OVER, seat
-            return
+    if removing:
+        p.refill = Refill(place, tuple(removing))
 
 
 # --- legal moves -------------------------------------------------------------------------------
@@ -493,7 +631,7 @@ def decisions(position: Position) -> Iterator[Move]:
     """Every choice open to the seat to play, without chance outcomes (and without the table's
     choice of which face-up card stays: see ``keep_choices``)."""
     p, seat = position, position.to_play
-    if p.phase is Phase.OVER:
+    if p.phase is Phase.OVER or p.refill is not None:
         return
     if p.phase is Phase.DRAFT:
         candidates = p.draw_pile[-draft_size(p.drafted) :] if p.draw_pile is not None else []

@@ -10,15 +10,16 @@ Anything else is illegal, with the reason, and the committed position stays as i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
 from typing import Any
 
+from host.errors import IllegalMoveError
+from host.referee import Verdict
 from host.trains.describe import move_summary, rearrangement
 from host.trains.game import Game
-from host.trains.moves import IllegalMoveError, Move, MoveKind
-from host.trains.observation import Observation, parse_observation, parse_opening
-from host.trains.position import Phase, Position, abilities, apply, keep_choices
+from host.trains.moves import Move, MoveKind
+from host.trains.observation import MalformedObservationError, Observation, parse_observation
+from host.trains.position import Phase, Position, abilities, apply, check_seats, keep_choices
 from host.trains.rules import (
     HOLE,
     LINE_LENGTH,
@@ -27,22 +28,6 @@ from host.trains.rules import (
     is_ascending,
 )
 from host.turns import TurnIndicator
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The referee's answer to one observation (its JSON form is public: docs/formats.md)."""
-
-    verdict: str
-    """``move``, ``win``, ``waiting`` or ``illegal``."""
-    seat: int
-    """The seat the verdict is about: the one that moved, won, is to play, or broke a rule."""
-    fields: dict[str, Any] = field(default_factory=dict)
-    """Everything else: ``move``, ``next_seat``, ``reason``, ``pending``, ``takeback``."""
-
-    def to_json(self) -> dict[str, Any]:
-        """One JSON object, as ``conductor referee`` prints it."""
-        return {"verdict": self.verdict, "seat": self.seat, **self.fields}
 
 
 class Referee:
@@ -83,13 +68,26 @@ class Referee:
             return Verdict("waiting", position.to_play, {"pending": pending})
         return Verdict("illegal", position.to_play, {"reason": _diagnose(position, seen, errors)})
 
-    def judge(self, data: dict[str, Any]) -> dict[str, Any]:
+    def opening(self) -> Verdict:
+        """The verdict on the opening table: who plays first."""
+        return self.observe(Observation.of(self.game.position))
+
+    def feed(self, line: Mapping[str, Any]) -> Verdict:
         """Judge one observation in its JSON form (MalformedObservationError if malformed).
         An observation marked ``"accepted": true`` is the players overruling the referee."""
-        seen = parse_observation(data, self.game.position.seats)
-        if data.get("accepted") is True:
-            return self.accept(seen).to_json()
-        return self.observe(seen).to_json()
+        seen = parse_observation(line, self.game.position.seats)
+        if line.get("accepted") is True:
+            return self.accept(seen)
+        return self.observe(seen)
+
+    def judge(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """``feed``, JSON in and out (as ``conductor referee`` prints it)."""
+        return self.feed(data).to_json()
+
+    @property
+    def dice_wanted(self) -> int:
+        """The Game of Trains rolls no dice."""
+        return 0
 
     def accept(self, seen: Observation) -> Verdict:
         """The players overrule the referee: the table as seen stands as the turn of the seat
@@ -145,7 +143,7 @@ class Referee:
         moves = self.game.moves
         self.previous = self.game.replay(moves[:-1]) if moves else None
 
-    def turn(self) -> TurnIndicator:
+    def turn_indicator(self) -> TurnIndicator:
         """Whose turn it is, or who won."""
         position = self.game.position
         winner = position.winner
@@ -357,3 +355,39 @@ def _diagnose(position: Position, seen: Observation, errors: list[str]) -> str:
 def open_referee(opening: dict[str, Any]) -> Referee:
     """A referee for the table described by a game's first observation."""
     return Referee(parse_opening(opening))
+
+
+def parse_opening(data: Any) -> Position:
+    """The first observation of a game: the table after dealing or after set-up.
+
+    It carries ``"seats"`` and ``"first"``; ``"phase"`` (``"draft"`` or ``"play"``) says
+    whether the set-up draft is still to come. Without it, a table with no face-up cards and
+    every line descending is taken as just dealt.
+    """
+    if not isinstance(data, dict):
+        raise MalformedObservationError("an observation is a JSON object")
+    seats, first = data.get("seats"), data.get("first", 0)
+    if not isinstance(seats, int) or isinstance(seats, bool):
+        raise MalformedObservationError('the first observation needs "seats", the seat count')
+    if not isinstance(first, int) or isinstance(first, bool):
+        raise MalformedObservationError('"first" must be the number of the seat that starts')
+    check_seats(seats, first)
+    observation = parse_observation(data, seats)
+    if observation.unreadable:
+        raise MalformedObservationError(
+            "the first observation must show every card: cannot read " + observation.unreadable[0]
+        )
+    if observation.locks:
+        raise MalformedObservationError("no protect card can lie out before the first turn")
+    phase_name = data.get("phase")
+    if phase_name is None:
+        dealt = not observation.faceup and all(
+            list(line) == sorted(line, reverse=True) for line in observation.lines
+        )
+        phase = Phase.DRAFT if dealt else Phase.PLAY
+    elif phase_name in ("draft", "play"):
+        phase = Phase(phase_name)
+    else:
+        raise MalformedObservationError('"phase" must be "draft" or "play"')
+    lines = [list(line) for line in observation.lines]
+    return Position.from_table(seats, first, lines, sorted(observation.faceup), phase)

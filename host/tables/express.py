@@ -1,33 +1,29 @@
-"""Command-line adapter for Express: ``conductor demo|score|referee express``."""
+"""Express at the table: ``TableGame`` descriptor, its demo in words and its scoring.
+
+The camera cannot read an Express table yet (issue 12, part 5): the app judges recorded
+observations (``conductor referee express``), scores a table and tells a bots' hand in words.
+"""
 
 from __future__ import annotations
 
 import json
 import random
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from host.context import AppContext
 from host.express import bots
 from host.express.cards import standard_cards
-from host.express.game import ExpressGame, Phase
+from host.express.game import MAX_PLAYERS, MIN_PLAYERS, ExpressGame, Phase
 from host.express.moves import Accept, Protect, describe
-from host.express.referee import judge_lines
+from host.express.referee import ExpressReferee, judge_lines
 from host.express.scoring import load_table, score_seat, scores_as_json, scores_as_text
 from host.jsonl import read_text_lines
-from host.turns import TurnIndicator
+from host.table_game import TableGame, opening_seats, seats_between
+from host.turns import turn_words
 
 
-def _turn_line(turn: TurnIndicator) -> str:
-    if turn.on_turn is None:
-        return "hand over"
-    skipped = f", skipping seat(s) {sorted(turn.skipped)}" if turn.skipped else ""
-    return f"next: seat {turn.on_turn}, {turn.direction.value}{skipped}"
-
-
-def demo(seed: int, players: int, app: AppContext) -> int:
+def transcript(seed: int, players: int, out: TextIO) -> int:
     """Bots play one seeded hand; print each turn in words and the final scores."""
-    out = app.out
     rng = random.Random(seed)
     game = ExpressGame.new(players, rng)
     print(f"Express, {players} players, seed {seed}", file=out)
@@ -46,7 +42,8 @@ def demo(seed: int, players: int, app: AppContext) -> int:
         if game.phase in (Phase.DRAW, Phase.OVER):
             print(
                 f"turn {turn}, seat {actor}: {'; '.join(words)} "
-                f"(hand {len(game.seats[actor].hand)}) -> {_turn_line(game.turn_indicator())}",
+                f"(hand {len(game.seats[actor].hand)}) -> "
+                f"{turn_words(game.turn_indicator(), 'hand over')}",
                 file=out,
             )
             turn, words = turn + 1, []
@@ -57,7 +54,7 @@ def demo(seed: int, players: int, app: AppContext) -> int:
     return 0
 
 
-def score(path: Path, as_json: bool, out: TextIO) -> int:
+def score(path: Path, as_json: bool, out: TextIO, players: int | None = None) -> int:
     """Score an end-of-hand table description (see docs/express.md)."""
     cards = standard_cards()
     scores = [score_seat(seat, cards) for seat in load_table(path)]
@@ -69,10 +66,31 @@ def score(path: Path, as_json: bool, out: TextIO) -> int:
     return 0
 
 
-def referee(path: Path, out: TextIO) -> int:
+def referee_file(path: Path, out: TextIO) -> int:
     """Judge a recorded sequence of Express observations (see docs/express.md)."""
     lines = read_text_lines(path)
     # Judged whole before printing: a malformed line fails the file with no half output.
     for verdict in list(judge_lines(lines)):
         print(json.dumps(verdict), file=out)
     return 0
+
+
+check_seats = seats_between("Express", MIN_PLAYERS, MAX_PLAYERS)
+"""Express is for two to six."""
+
+
+def open_referee(opening: dict[str, Any]) -> ExpressReferee:
+    """The referee for a hand's opening line (``seats`` and ``first``)."""
+    return ExpressReferee(*opening_seats(opening, check_seats))
+
+
+GAME = TableGame[ExpressReferee](
+    name="express",
+    title="Express",
+    check_seats=check_seats,
+    open_referee=open_referee,
+    referee_file=referee_file,
+    transcript=transcript,
+    score=score,
+)
+"""Express, as the app knows it so far."""

@@ -11,19 +11,19 @@ middle or rightmost railcar; it is recognised by comparison with the protect car
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from host.deck import load_deck
+from host.trains.observation import LINE_LENGTH, Lock, TrainsObservation
 from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM, TAB_MM, render_face
 from vision.imaging import Image
-from vision.observation import LOCK_SLOTS, TrainsObservation
-from vision.pipeline import CardReading
+from vision.readings import CardReading, TableFrame
 from vision.table import (
     LINE_INSET_MM,
-    LINE_LENGTH,
     SEAT_EDGES,
     TABLE_HEIGHT_MM,
     TABLE_WIDTH_MM,
@@ -106,12 +106,25 @@ def trains_observation(cards: Sequence[CardReading], grey_frame: Image,
         if len(line) != LINE_LENGTH:
             return None
         seats.append(line)
-    locks = tuple((seat, slot) for seat, line in enumerate(seats)
-                  for slot, position in LOCK_SLOTS.items() if _has_tab(line[position], grey_frame))
+    locks = tuple((seat, lock.value) for seat, line in enumerate(seats)
+                  for lock in Lock if _has_tab(line[lock.place], grey_frame))
     return TrainsObservation(
         lines=tuple(tuple(_number(card) for card in line) for line in seats),
         faceup=tuple(_number(card) for card in _faceup_order(middle)),
         locks=locks)
+
+
+@dataclass(frozen=True)
+class TrainsZones:
+    """The zones of a Game of Trains table (a ``vision.readings.Zones``)."""
+
+    players: int | None = None
+    """Seats at the table (2-4), or None to infer them from the lines laid out."""
+
+    def observe(self, frame: TableFrame) -> tuple[tuple[CardReading, ...],
+                                                  TrainsObservation | None]:
+        """The cards as read, and the observation they make (None: a line incomplete)."""
+        return frame.cards, trains_observation(frame.cards, frame.grey, self.players)
 
 
 @lru_cache(maxsize=1)

@@ -1,32 +1,29 @@
-"""Command-line adapter for Train Line Chicago: ``conductor demo|referee trainline``."""
+"""Train Line Chicago at the table: ``TableGame`` descriptor and its demo in words.
+
+The camera cannot read a Train Line board (its diagrams are lost: issue 12, part 6): the app
+judges recorded observations or records (``conductor referee trainline``) and tells a bots'
+game in words.
+"""
 
 from __future__ import annotations
 
 import json
 import random
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from host.context import AppContext
 from host.jsonl import read_text_lines
+from host.table_game import TableGame, opening_seats, seats_between
 from host.trainline import bots
 from host.trainline.game import PAWNS, Phase, TrainlineGame
 from host.trainline.moves import Accept, Rebel, describe
-from host.trainline.observer import judge_observations
+from host.trainline.observer import TrainlineObserver, judge_observations
 from host.trainline.referee import judge_lines
-from host.turns import TurnIndicator
+from host.turns import turn_words
 
 
-def _turn_line(turn: TurnIndicator) -> str:
-    if turn.on_turn is None:
-        return "game over"
-    skipped = f", skipping seat(s) {sorted(turn.skipped)}" if turn.skipped else ""
-    return f"next: seat {turn.on_turn}, {turn.direction.value}{skipped}"
-
-
-def demo(seed: int, players: int, app: AppContext) -> int:
+def transcript(seed: int, players: int, out: TextIO) -> int:
     """Bots play one seeded game; print each turn in words and the winner."""
-    out = app.out
     rng = random.Random(seed)
     game = TrainlineGame.new(players, rng)
     print(
@@ -46,7 +43,7 @@ def demo(seed: int, players: int, app: AppContext) -> int:
             seated = [len(player.seated) for player in game.players]
             print(
                 f"turn {turn}, seat {actor}: {'; '.join(words)} (seated {seated}) -> "
-                f"{_turn_line(game.turn_indicator())}",
+                f"{turn_words(game.turn_indicator(), 'game over')}",
                 file=out,
             )
             turn, actor, begun, words = turn + 1, game.current, game.turns_begun, []
@@ -55,7 +52,7 @@ def demo(seed: int, players: int, app: AppContext) -> int:
     return 0
 
 
-def referee(path: Path, out: TextIO) -> int:
+def referee_file(path: Path, out: TextIO) -> int:
     """Judge camera observations, or a record's action lines (see docs/trainline.md)."""
     lines = read_text_lines(path)
     # A record starts with its set-up ("game": "trainline"); observations with "seats".
@@ -65,3 +62,23 @@ def referee(path: Path, out: TextIO) -> int:
     for verdict in list(judge(lines)):
         print(json.dumps(verdict), file=out)
     return 0
+
+
+check_seats = seats_between("Train Line Chicago", min(PAWNS), max(PAWNS))
+"""Train Line Chicago is for two to four."""
+
+
+def open_referee(opening: dict[str, Any]) -> TrainlineObserver:
+    """The referee for a game's opening line (``seats`` and ``first``)."""
+    return TrainlineObserver(*opening_seats(opening, check_seats))
+
+
+GAME = TableGame[TrainlineObserver](
+    name="trainline",
+    title="Train Line Chicago",
+    check_seats=check_seats,
+    open_referee=open_referee,
+    referee_file=referee_file,
+    transcript=transcript,
+)
+"""Train Line Chicago, as the app knows it so far."""

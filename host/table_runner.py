@@ -1,0 +1,209 @@
+"""The app's one way to run a game: ``demo``, ``play`` and ``resume`` for any game, from its
+descriptor (``host.table_game.TableGame``).
+
+A demo is a seeded game the bots played, shown to the referee as a table would show it: through
+the rendered camera (or straight, with ``--camera none``), its board events following the tables
+they belong to. ``play`` referees a real table through the camera; the first settled table is
+the opening. Either is journaled, and ``resume`` goes on from the journal.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from host.board.lights import BoardLights, board_lights
+from host.camera_feed import CameraFeed, watch
+from host.context import AppContext
+from host.errors import BadInputError
+from host.play import open_camera, play_table, terminal_input
+from host.session import Session
+from host.table_game import DemoTable, Scene, TableGame
+from host.table_loop import BoardInput, TableLoop, TableSeen
+from vision.camera import CameraFrame, RenderedCamera
+
+Game = TableGame[Any]
+
+
+def demo(game: Game, seed: int, players: int, app: AppContext) -> int:
+    """A seeded game between bots, seen through the rendered camera (or directly with
+    ``--camera none``), each turn judged by the referee from the table alone, journaled, shown
+    on the seat LEDs of the simulated board, the terminal and the web view."""
+    game.check_seats(players, 0)
+    if game.demo is None:
+        if game.transcript is None:
+            raise BadInputError(f"{game.title} has no demo yet")
+        return game.transcript(seed, players, app.out)
+    table = game.demo(seed, players)
+    opening = table.lines[0]
+    settings = {"mode": "demo", "seed": seed, "players": players, "camera": app.camera,
+                "board": app.board}
+    session = Session.start(game.name, opening, game.open_referee, app.journal, settings)
+    app.say(f"{game.title}: {players} seats, seed {seed}; seat {opening.get('first', 0)} starts "
+            f"(journaled as game {session.game_id})")
+    _say(app, game.show(session.referee))
+    if table.note is not None:
+        app.say(table.note)
+    return _run_demo(game, table, 0, session, app, seed)
+
+
+def play(game: Game, players: int, first: int, app: AppContext) -> int:
+    """Referee a real table through the camera: the first settled table is the opening."""
+    if game.pipeline is None:
+        raise BadInputError(f"{game.title} has no play yet: the camera cannot read its table")
+    game.check_seats(players, first)
+    opener = open_camera(app.camera)
+    with board_lights(app.board, app.say) as lights:
+        return play_at_table(game, players, first, app, opener, lights)
+
+
+def resume(game: Game, game_id: int, app: AppContext) -> int:
+    """Continue a journaled game from its last committed turn: a game at a table with the
+    camera and board it was played with, a demo from its seed."""
+    settings = app.journal.summary(game_id).settings
+    mode = settings.get("mode")
+    if mode == "demo":
+        return _resume_demo(game, game_id, settings, app)
+    if mode != "table" or game.pipeline is None:
+        raise BadInputError(f"game {game_id} cannot be resumed (it was a {mode})")
+    session = Session.resume(app.journal, game_id, game.open_referee)
+    app.say(f"Resuming game {game_id} after {session.turns} {game.turn_word}: "
+            "put the table as shown")
+    _say(app, game.show(session.referee))
+    opener = open_camera(app.camera)
+    with board_lights(app.board, app.say) as lights:
+        return play_at_table(game, session.referee.turn_indicator().seats, 0, app, opener,
+                             lights, resumed=session)
+
+
+def _resume_demo(game: Game, game_id: int, settings: Mapping[str, Any], app: AppContext) -> int:
+    """A demo goes on from its seed when every line of it is a table (a turn each)."""
+    seed, players = int(settings.get("seed", 0)), int(settings.get("players", 0))
+    game.check_seats(players, 0)
+    table = None if game.demo is None else game.demo(seed, players)
+    if table is None or (game.inputs is not None
+                         and any(game.inputs.is_event(line) for line in table.lines)):
+        raise BadInputError(f"game {game_id} was a demo: run conductor demo {game.name} --seed "
+                            f"{seed} again")
+    session = Session.resume(app.journal, game_id, game.open_referee)
+    done = session.turns
+    expected = game.open_referee(table.lines[0])
+    for line in table.lines[1:done + 1]:
+        expected.feed(line)
+    if done >= len(table.lines) or _picture(game, expected) != _picture(game, session.referee):
+        raise BadInputError(f"game {game_id}'s journal does not match its seeded demo")
+    app.say(f"Resuming game {game_id} after {done} {game.turn_word}")
+    _say(app, game.show(session.referee))
+    return _run_demo(game, table, done, session, app, seed)
+
+
+def _picture(game: Game, referee: Any) -> object:
+    """What tells two referees' games apart: the web view's table, or whose turn it is."""
+    return game.draw(referee) if game.draw is not None else referee.turn_indicator()
+
+
+def _run_demo(game: Game, table: DemoTable, start: int, session: Session[Any],
+              app: AppContext, seed: int) -> int:
+    """Referee the demo's game from line ``start`` (the opening: 0) to its end."""
+    with board_lights(app.board, app.say) as lights:
+        loop = _table_loop(game, session, app, lights)
+        if app.camera == "none":
+            for now, line in enumerate(table.lines[start + 1:], start=1):
+                _feed(game, loop, line, float(now))
+                loop.tick(float(now))
+        else:
+            assert game.pipeline is not None  # a game with a demo has a camera
+            players = session.referee.turn_indicator().seats
+            feed = CameraFeed(game.pipeline(players), app.web)
+            started = time.monotonic()
+            watch_scenes(game, table, table.scenes[start:], feed, loop, seed,
+                         realtime=app.web is not None)
+            seconds = time.monotonic() - started
+            app.say(f"camera: {feed.frames} rendered frames read in {seconds:.1f} s "
+                    f"({feed.frames / max(seconds, 1e-9):.0f} frames/s)")
+    _say(app, game.ending(session.referee, session.turns))
+    if not session.referee.turn_indicator().winners:
+        app.say("The referee did not see the game to its end.")
+        return 1
+    return 0
+
+
+def watch_scenes(game: Game, table: DemoTable, scenes: list[Scene], feed: CameraFeed,
+                 loop: TableLoop, seed: int, realtime: bool = False) -> None:
+    """Show scenes to the referee through a rendered camera, each scene's board events
+    following once the camera has seen its table settle."""
+    camera = RenderedCamera([scene.view for scene in scenes], seed=seed,
+                            still_frames=table.still_frames, hand_frames=table.hand_frames)
+    shown = 0
+
+    def after_table(seen: TableSeen, now: float) -> None:
+        nonlocal shown
+        if shown < len(scenes) and seen.observation == scenes[shown].view.to_json():
+            for line in scenes[shown].events:
+                _feed(game, loop, line, now)
+            shown += 1
+
+    watch(camera, feed, loop, realtime=realtime, after_table=after_table)
+
+
+def _feed(game: Game, loop: TableLoop, line: dict[str, Any], now: float) -> None:
+    """One line of the demo's record: a table the camera shows, or a board event, told."""
+    if game.inputs is not None and game.inputs.is_event(line):
+        told = game.inputs.tell(line)
+        if told is not None:
+            loop.app.say(told)
+        loop.handle(BoardInput(line), now)
+    else:
+        loop.handle(TableSeen(line), now)
+
+
+def _table_loop(game: Game, session: Session[Any], app: AppContext,
+                lights: BoardLights | None, at_table: bool = False) -> TableLoop:
+    """The loop for ``game``; at a table it keeps the board's roll button armed."""
+    draw = game.draw
+    return TableLoop(
+        session, app, game.title, game.name, lights=lights,
+        table_for_web=None if draw is None else lambda: draw(session.referee),
+        dice=game.dice if at_table else None,
+        dice_typed=game.inputs.typed_dice if game.inputs is not None else "",
+    )
+
+
+def play_at_table(game: Game, players: int, first: int, app: AppContext,
+                  opener: Callable[[], Iterable[CameraFrame]], lights: BoardLights | None,
+                  resumed: Session[Any] | None = None) -> int:
+    """``play`` with its camera and board opened, to the win or the end of the video: the
+    first settled table starts the game, unless a ``resumed`` one goes on from its journal."""
+    settings = {"mode": "table", "camera": app.camera, "board": app.board}
+
+    def session_for(table: dict[str, Any]) -> Session[Any]:
+        opening = {"seats": players, "first": first, **table}
+        session = Session.start(game.name, opening, game.open_referee, app.journal, settings)
+        app.say(f"{game.title}: {players} seats, seat {first} starts "
+                f"(journaled as game {session.game_id})")
+        _say(app, game.show(session.referee))
+        return session
+
+    assert game.pipeline is not None
+    feed = CameraFeed(game.pipeline(players), app.web)
+    loop = play_table(
+        session_for=session_for if resumed is None else None,
+        make_loop=lambda session: _table_loop(game, session, app, lights, at_table=True),
+        opener=opener, feed=feed, app=app, lights=lights, live=app.camera.isdigit(),
+        terminal=terminal_input(), resumed=resumed, inputs=game.inputs,
+    )
+    if loop is None:
+        app.say("The camera never showed a whole table: no game was started.")
+        return 1
+    session = loop.session
+    _say(app, game.ending(session.referee, session.turns))
+    if not session.referee.turn_indicator().winners:
+        app.say(f"Stopped after {session.turns} {game.turn_word}; `conductor resume "
+                f"{session.game_id}` goes on.")
+    return 0
+
+
+def _say(app: AppContext, lines: Iterable[str]) -> None:
+    for line in lines:
+        app.say(line)

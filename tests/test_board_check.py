@@ -1,0 +1,124 @@
+"""``conductor board monitor --check``: the conformance check, against the simulated board and
+against copies of the firmware with a fault put in."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from board_fuzz_helpers import firmware_with_fault
+
+from host.board import BoardError, SimulatedBoard
+from host.board.conformance import check_board, chi_square_survival, frame_problems
+from host.board.shared import pins, protocol
+from host.board.wire import Frame, RawBoard, frame_of
+
+ROOT = Path(__file__).resolve().parent.parent
+needs_micropython = pytest.mark.skipif(shutil.which("micropython") is None,
+                                       reason="micropython not installed")
+
+
+def _check(port: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "host", "board", "monitor", "--check", port],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+
+
+@needs_micropython
+def test_the_simulated_board_passes_every_check_and_is_left_dark() -> None:
+    with SimulatedBoard() as sim:
+        result = _check(sim.port)
+        pixels = sim.wait_for_leds(lambda shown: not any(map(any, shown[:pins.STATUS_LED])))
+    assert pixels[pins.STATUS_LED] != (0, 0, 0)  # still connected, nothing else lit
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    verdicts = [line for line in lines if line.startswith(("PASS", "FAIL"))]
+    assert len(verdicts) == 14 and all(line.startswith("PASS") for line in verdicts)
+    assert lines[-1] == "14 of 14 checks passed" and result.stderr == ""
+    for what in ("handshake", "test vectors: requests", "audited rolls verified",
+                 "fairness sample"):
+        assert any(line.startswith(f"PASS {what}:") for line in verdicts), what
+
+
+@needs_micropython
+@pytest.mark.parametrize(("module", "fixed", "fault", "failing"), [
+    # Rolls drawn from fresh randomness, not from the committed secret: unprovable dice.
+    ("dice.py", "faces = derive_roll(self.secret, self.rolls, kind, count)",
+     "faces = derive_roll(os.urandom(32), self.rolls, kind, count)",
+     "audited rolls verified"),
+    # Issue 15's first fault: a roll of more dice than LEDs kills the board.
+    ("core.py", '"faces": faces[:pins.DICE_LEDS]}', '"faces": faces}',
+     "roll every kind, 1 to 8 dice"),
+])
+def test_a_faulty_board_fails_the_check_with_one_line(
+    tmp_path: Path, module: str, fixed: str, fault: str, failing: str
+) -> None:
+    firmware = firmware_with_fault(tmp_path, module, fixed, fault)
+    with SimulatedBoard(firmware=firmware) as sim:
+        result = _check(sim.port)
+    assert result.returncode == 2
+    assert f"FAIL {failing}:" in result.stdout
+    error = result.stderr.strip()
+    assert "\n" not in error and error.startswith("conductor: board check failed: ")
+    assert failing in error and "Traceback" not in result.stdout + result.stderr
+
+
+def test_no_board_at_the_port_is_one_line() -> None:
+    result = _check("/dev/nope")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "conductor: no board found at /dev/nope: is it plugged in?"
+
+
+@pytest.mark.parametrize(("statistic", "dof", "p_value"), [
+    (3.841459, 1, 0.05), (5.991465, 2, 0.05), (11.070498, 5, 0.05), (20.515006, 5, 0.001),
+    (0.0, 5, 1.0), (9.236357, 5, 0.1),
+])
+def test_chi_square_tail_matches_the_tables(statistic: float, dof: int, p_value: float) -> None:
+    assert chi_square_survival(statistic, dof) == pytest.approx(p_value, abs=1e-6)
+
+
+def _frame(raw: bytes) -> Frame:
+    try:
+        return Frame(raw, protocol.decode_frame(raw))
+    except protocol.FrameError:
+        return Frame(raw, None)
+
+
+@pytest.mark.parametrize(("payload", "bad"), [
+    (b'{"id":7,"t":"pong"}', False),
+    (b'{"t":"pong","id":7}', True),  # keys not sorted: not canonical
+    (b'{"id":null,"msg":"two\\nlines","t":"err"}', True),
+    (b'{"id":7.0,"t":"ok"}', True),
+    (b'{"t":"ready"}', True),
+    (b'{"by":"host","dice":"d6","faces":[7],"id":3,"kind":"roll","roll":0,"seq":1,"t":"ev"}',
+     True),
+    (b'{"by":"button","dice":"d6","faces":[6],"id":null,"kind":"roll","roll":0,"seq":1,"t":"ev"}',
+     False),
+    (b'{"t":"ok"', True),
+])
+def test_frame_problems_name_what_a_board_may_not_send(payload: bytes, bad: bool) -> None:
+    frame = _frame(frame_of(payload)[:-1])
+    assert bool(frame_problems(frame)) == bad, frame_problems(frame)
+
+
+class UnpluggedPort:
+    """A serial port whose board was pulled out: every read and write fails."""
+
+    in_waiting = 0
+
+    def read(self, size: int = 1) -> bytes:
+        raise OSError(5, "Input/output error")
+
+    def write(self, data: bytes, /) -> int:
+        raise OSError(5, "Input/output error")
+
+    def close(self) -> None:
+        pass
+
+
+def test_an_unplugged_board_is_a_board_error_not_a_traceback() -> None:
+    raw = RawBoard(UnpluggedPort())
+    with pytest.raises(BoardError, match="unplugged"):
+        check_board(raw)

@@ -1,0 +1,25 @@
+"""What a referee should answer to each line of an engine game's transcript."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from host.turns import TurnIndicator
+
+Expected = tuple[str, TurnIndicator | None]
+
+
+def expected_verdicts(
+    lines: list[tuple[dict[str, Any], TurnIndicator | None]],
+) -> tuple[list[str], list[Expected]]:
+    """The transcript as JSON lines, and for every line after the opening the verdict kind and
+    seat lights it should get: ``waiting`` mid-turn, ``move`` at a turn's end, ``win`` at the
+    last."""
+    expected: list[Expected] = []
+    for _, lights in lines[1:]:
+        if lights is None:
+            expected.append(("waiting", None))
+        else:
+            expected.append(("move" if lights.on_turn is not None else "win", lights))
+    return [json.dumps(line) for line, _ in lines], expected

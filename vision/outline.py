@@ -1,0 +1,351 @@
+"""Finding cards by their outline, without any frame line: a card is a rectangle of its deck's
+known size in millimetres, its edge a step against the cloth or a neighbouring card.
+
+The markers give the table plane, so the frame is looked at from straight above
+(``TOPDOWN_PX_PER_MM``), where every card of a deck has the same size. There:
+
+1. Edges, in colour (each pixel's gradient is that of its strongest channel), so a card the
+   cloth's brightness still differs from it in hue.
+2. Every edge pixel votes for where a card's centre would be if it lay on a long side (half a
+   width along its gradient, either way) or a short side (half a height): a card's four sides
+   pile their votes on its two axes, which cross at its centre. Peaks are candidates.
+3. Each candidate's angle comes from the edge directions round it; its pose is refined to where
+   the card's outline (straight sides; the rounded corners are left out) lies on edges running
+   along it, and it is kept if enough of each side does (cards touching in a line, or lying in
+   a pile, still show most of their outline; a glare spot or a hand hides a side's part).
+4. Overlapping candidates: the one whose outline is most complete wins (the top of a pile).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.imaging import Image, Matrix, Points
+from vision.table import TABLE_HEIGHT_MM, TABLE_WIDTH_MM
+
+TOPDOWN_PX_PER_MM = 0.8
+"""Resolution of the top-down view cards are looked for in (identification then reads the
+camera's own pixels)."""
+REACH_MM = 60.0
+"""How far beyond the markers' centres cards are looked for."""
+EDGE_STRENGTH = 40.0
+"""Gradient (Sobel units along the outline's normal) an edge pixel needs to support a side."""
+ALONG = 0.75
+"""Share of an edge pixel's gradient that must lie along the outline's normal: an edge running
+across the outline (artwork, a cloth's stripes) is no support."""
+FIT_CAP = 4 * EDGE_STRENGTH
+"""Gradient above which an edge counts no more in the fit (one very strong edge, such as a
+marker's, must not outweigh the rest of the outline)."""
+MIN_SUPPORT = 0.62
+"""Share of a card's outline that must lie on edges."""
+MIN_SIDE_SUPPORT = 0.25
+"""...and of each side: three sides and a line through a card are not a card."""
+MAX_OVERLAP = 0.25
+"""Share of a card's area another accepted card may cover (a pile's cards below the top)."""
+MAX_CANDIDATES = 150
+"""Vote peaks examined per frame."""
+REFINE_STEPS = ((6.0, 3.0), (3.0, 1.5), (1.5, 0.75), (0.75, 0.4), (0.4, 0.2))
+"""Pose search steps (millimetres, degrees), coarse to fine: the first reaches a card whose
+vote peak lies up to 9 mm off its centre."""
+EARLY_SUPPORT = (0.5, 0.55)
+"""Support below which a candidate is dropped after the first steps (most vote peaks are the
+crossings of other cards' axes or of the cloth's edges, far from any outline)."""
+PEAK_FLOOR = 1.0
+"""Smallest (blurred) vote count worth examining; a card's centre gets 2-6."""
+CORNER_MARGIN_MM = 1.5
+"""Outline left out at each end of a side, beyond the rounded corner."""
+SAMPLE_MM = 2.5
+"""Spacing of the outline's sample points."""
+
+Floats = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A card found by its outline, in table millimetres."""
+
+    centre: tuple[float, float]
+    """Centre on the table, millimetres."""
+    degrees: float
+    """Turn of the card's assumed top from pointing up (clockwise, 0-180: which end is the top
+    is settled by identification)."""
+    support: float
+    """Share of the outline lying on edges."""
+    corners: Points
+    """Corners in table millimetres: assumed top-left, top-right, bottom-right, bottom-left."""
+
+
+def _rotation(degrees: float) -> npt.NDArray[np.float64]:
+    radians = np.radians(degrees)
+    c, s = np.cos(radians), np.sin(radians)
+    return np.array([[c, -s], [s, c]])
+
+
+def card_corners_mm(centre: tuple[float, float], degrees: float,
+                    card_mm: tuple[float, float]) -> Points:
+    """Corners (top-left, top-right, bottom-right, bottom-left) of a card on the table."""
+    width, height = card_mm
+    half = np.array([[-width, -height], [width, -height], [width, height], [-width, height]]) / 2
+    return np.asarray(half @ _rotation(degrees).T + np.array(centre), np.float64)
+
+
+@dataclass(frozen=True)
+class _Rim:
+    """Sample points of a card's straight sides (card millimetres, centre origin), with their
+    outward normals and which side each belongs to."""
+
+    points: npt.NDArray[np.float64]
+    normals: npt.NDArray[np.float64]
+    side: npt.NDArray[np.int64]
+
+
+def _rim(card_mm: tuple[float, float], radius_mm: float) -> _Rim:
+    width, height = card_mm
+    points, normals, sides = [], [], []
+    margin = radius_mm + CORNER_MARGIN_MM
+    for side, (length, offset, normal) in enumerate(
+            ((width, height / 2, (0, -1)), (height, width / 2, (1, 0)),
+             (width, height / 2, (0, 1)), (height, width / 2, (-1, 0)))):
+        along = np.arange(-length / 2 + margin, length / 2 - margin + 1e-6, SAMPLE_MM)
+        n = np.array(normal, np.float64)
+        tangent = np.array([-n[1], n[0]])
+        points.append(along[:, None] * tangent + n * offset)
+        normals.append(np.repeat(n[None], len(along), axis=0))
+        sides.append(np.full(len(along), side))
+    return _Rim(np.concatenate(points), np.concatenate(normals), np.concatenate(sides))
+
+
+class OutlineFinder:
+    """Finds cards of one size on a table seen through a known homography."""
+
+    def __init__(self, card_mm: tuple[float, float], radius_mm: float = 3.5) -> None:
+        self.card_mm = card_mm
+        self.rim = _rim(card_mm, radius_mm)
+        scale = TOPDOWN_PX_PER_MM
+        self.size = (round((TABLE_WIDTH_MM + 2 * REACH_MM) * scale),
+                     round((TABLE_HEIGHT_MM + 2 * REACH_MM) * scale))
+        self.table_to_view = np.array([[scale, 0, REACH_MM * scale], [0, scale, REACH_MM * scale],
+                                       [0, 0, 1]], np.float64)
+
+    def view(self, frame: Image, image_to_table: Matrix) -> Image:
+        """The table seen from straight above (BGR), at ``TOPDOWN_PX_PER_MM``."""
+        return np.asarray(cv2.warpPerspective(frame, self.table_to_view @ image_to_table,
+                                              self.size, flags=cv2.INTER_LINEAR,
+                                              borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+    def find(self, frame: Image, image_to_table: Matrix, max_overlap: float = MAX_OVERLAP
+             ) -> list[Outline]:
+        """Every card outline on the table, most complete first, none covering a more
+        complete one by more than ``max_overlap`` of its area."""
+        view = self.view(frame, image_to_table)
+        gx, gy = _colour_gradient(view)
+        magnitude = np.asarray(cv2.magnitude(gx, gy), np.float32)
+        edges = magnitude > EDGE_STRENGTH
+        peaks = self._peaks(gx, gy, magnitude, edges)
+        angles = np.asarray(np.degrees(np.arctan2(gy, gx)) % 90.0, np.float32)
+        scale = TOPDOWN_PX_PER_MM
+        starts = [(peak, degrees) for peak in peaks
+                  for degrees in self._angles(peak, angles, magnitude, edges)]
+        found: list[Outline] = []
+        gradient = np.asarray(cv2.merge([gx, gy]), np.float32)
+        for (cx, cy), turn, support in self._refine(gradient, starts):
+            centre = (cx / scale - REACH_MM, cy / scale - REACH_MM)
+            found.append(Outline(centre, turn % 180.0, support,
+                                 card_corners_mm(centre, turn % 180.0, self.card_mm)))
+        kept = apart([outline.corners for outline in found],
+                     [outline.support for outline in found], self.card_mm, max_overlap)
+        return [found[index] for index in kept]
+
+    def _peaks(self, gx: Floats, gy: Floats, magnitude: Floats,
+               edges: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
+        """Where many edge pixels' votes for a card centre meet."""
+        ys, xs = np.nonzero(edges)
+        if len(xs) == 0:
+            return []
+        strength = magnitude[ys, xs]
+        nx, ny = gx[ys, xs] / strength, gy[ys, xs] / strength
+        width, height = self.size
+        votes = np.zeros(width * height, np.float64)
+        scale = TOPDOWN_PX_PER_MM
+        for half in (self.card_mm[0] / 2 * scale, self.card_mm[1] / 2 * scale):
+            for sign in (-1.0, 1.0):
+                vx = np.rint(xs + sign * half * nx).astype(np.int64)
+                vy = np.rint(ys + sign * half * ny).astype(np.int64)
+                inside = (vx >= 0) & (vx < width) & (vy >= 0) & (vy < height)
+                votes += np.bincount(vy[inside] * width + vx[inside], minlength=width * height)
+        grid = cv2.GaussianBlur(votes.reshape(height, width).astype(np.float32), (0, 0),
+                                3.0 * scale)
+        local = cv2.dilate(grid, cv2.getStructuringElement(
+            cv2.MORPH_RECT, (int(12 * scale) | 1, int(12 * scale) | 1)))
+        floor = PEAK_FLOOR
+        py, px = np.nonzero((grid >= local) & (grid > floor))
+        order = np.argsort(-grid[py, px])[:MAX_CANDIDATES]
+        return [(int(px[i]), int(py[i])) for i in order]
+
+    def _angles(self, peak: tuple[int, int], angles: Floats, magnitude: Floats,
+                edges: npt.NDArray[np.bool_]) -> list[float]:
+        """The card's likely turns round a peak: the main edge direction (modulo 90 degrees),
+        with the card's long side either way."""
+        reach = int(0.5 * float(np.hypot(*self.card_mm)) * TOPDOWN_PX_PER_MM) + 2
+        x, y = peak
+        window = (slice(max(0, y - reach), y + reach + 1), slice(max(0, x - reach), x + reach + 1))
+        chosen = edges[window]
+        if not chosen.any():
+            return []
+        histogram = np.bincount(angles[window][chosen].astype(np.int64) % 90,
+                                weights=magnitude[window][chosen], minlength=90)
+        smooth = np.convolve(np.concatenate([histogram[-2:], histogram, histogram[:2]]),
+                             np.ones(5), "valid")
+        main = float(np.argmax(smooth)) + 0.5
+        # The gradient of a side along the card's width points along its height: both ways.
+        return [main, main + 90.0]
+
+    def _score(self, gradient: Floats, centres: npt.NDArray[np.float64],
+               turns: npt.NDArray[np.float64], every: int = 1
+               ) -> tuple[Floats, Floats, Floats]:
+        """For each pose: how strongly the rim lies on edges running along it (the fit, which
+        peaks where the outline sits exactly on the card's edge), the support (share of rim
+        samples on such edges) and the support of its weakest side (``every``: use every so
+        many rim samples). ``gradient``: the view's x and y gradient, two channels."""
+        scale = TOPDOWN_PX_PER_MM
+        radians = np.radians(turns).astype(np.float32)
+        c, s = np.cos(radians)[:, None], np.sin(radians)[:, None]
+        points = self.rim.points[::every].astype(np.float32)
+        normals = self.rim.normals[::every].astype(np.float32)
+        px, py = points[:, 0] * scale, points[:, 1] * scale
+        xs = centres[:, 0:1].astype(np.float32) + c * px - s * py
+        ys = centres[:, 1:2].astype(np.float32) + s * px + c * py
+        nx = c * normals[:, 0] - s * normals[:, 1]
+        ny = s * normals[:, 0] + c * normals[:, 1]
+        sampled = cv2.remap(gradient, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        sx, sy = sampled[..., 0], sampled[..., 1]
+        along = np.abs(sx * nx + sy * ny)
+        aligned = along > ALONG * np.hypot(sx, sy)
+        on_edge = aligned & (along > EDGE_STRENGTH)
+        fit = (np.minimum(along, FIT_CAP) * aligned).mean(axis=1)
+        side = self.rim.side[::every]
+        sides = np.stack([on_edge[:, side == k].mean(axis=1) for k in range(4)], axis=1)
+        return fit, on_edge.mean(axis=1), sides.min(axis=1)
+
+    def _refine(self, gradient: Floats, starts: list[tuple[tuple[int, int], float]]
+                ) -> list[tuple[tuple[float, float], float, float]]:
+        """Each start's pose moved to where the rim lies best on edges; those good enough.
+
+        All candidates are refined together (one array operation per step); after the first,
+        coarsest step, candidates far from a card's outline are dropped.
+        """
+        if not starts:
+            return []
+        scale = TOPDOWN_PX_PER_MM
+        centres = np.array([peak for peak, _ in starts], np.float64)
+        turns = np.array([degrees for _, degrees in starts], np.float64)
+        offsets = np.array([-1.0, 0.0, 1.0])
+        dx, dy, dt = (grid.ravel() for grid in np.meshgrid(offsets, offsets, offsets,
+                                                           indexing="ij"))
+        support: Floats = np.zeros(len(centres), np.float32)
+        for step, (step_mm, step_degrees) in enumerate(REFINE_STEPS):
+            count = len(centres)
+            trial_centres = (centres[:, None, :] + np.stack([dx, dy], axis=1)[None]
+                             * step_mm * scale).reshape(-1, 2)
+            trial_turns = (turns[:, None] + dt[None] * step_degrees).ravel()
+            fits, supports, _ = self._score(gradient, trial_centres, trial_turns,
+                                            3 if step == 0 else 1)
+            best = np.argmax(fits.reshape(count, -1), axis=1)
+            rows = np.arange(count)
+            centres = trial_centres.reshape(count, -1, 2)[rows, best]
+            turns = trial_turns.reshape(count, -1)[rows, best]
+            support = supports.reshape(count, -1)[rows, best]
+            keep = _distinct(centres, turns, fits.reshape(count, -1)[rows, best],
+                             step_mm * scale)
+            if step < len(EARLY_SUPPORT):
+                keep &= support >= EARLY_SUPPORT[step]
+            centres, turns, support = centres[keep], turns[keep], support[keep]
+            if not len(centres):
+                return []
+        _, support, weakest = self._score(gradient, centres, turns)
+        good = (support >= MIN_SUPPORT) & (weakest >= MIN_SIDE_SUPPORT)
+        return [((float(c[0]), float(c[1])), float(t), float(s))
+                for c, t, s in zip(centres[good], turns[good], support[good], strict=True)]
+
+
+def _distinct(centres: npt.NDArray[np.float64], turns: npt.NDArray[np.float64],
+              support: npt.NDArray[np.float64], reach: float) -> npt.NDArray[np.bool_]:
+    """Which poses to keep: of poses that met (within ``reach`` pixels and 3 degrees, modulo
+    180), the best supported."""
+    keep = np.ones(len(centres), bool)
+    order = np.argsort(-support)
+    for rank, index in enumerate(order):
+        if not keep[index]:
+            continue
+        rest = order[rank + 1:]
+        near = np.hypot(*(centres[rest] - centres[index]).T) <= reach
+        turn = np.abs((turns[rest] - turns[index] + 90.0) % 180.0 - 90.0) <= 3.0
+        keep[rest[near & turn]] = False
+    return keep
+
+
+def _colour_gradient(view: Image) -> tuple[Floats, Floats]:
+    """Sobel gradient of each pixel's strongest colour channel (lightly smoothed first)."""
+    smooth = cv2.GaussianBlur(view, (3, 3), 0)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    energy = gx * gx + gy * gy
+    channel = np.argmax(energy, axis=2)[..., None]
+    return (np.asarray(np.take_along_axis(gx, channel, axis=2)[..., 0], np.float32),
+            np.asarray(np.take_along_axis(gy, channel, axis=2)[..., 0], np.float32))
+
+
+def apart(corners: list[Points], ranks: list[float], card_mm: tuple[float, float],
+          max_overlap: float = MAX_OVERLAP) -> list[int]:
+    """Indices of the cards to keep, best ``ranks`` first, leaving out any that another card
+    kept covers by more than ``max_overlap`` of a card's area (corners in table mm)."""
+    area = card_mm[0] * card_mm[1]
+    reach = float(np.hypot(*card_mm))
+    kept: list[int] = []
+    for index in sorted(range(len(corners)), key=lambda i: -ranks[i]):
+        polygon = corners[index].astype(np.float32)
+        centre = corners[index].mean(axis=0)
+        if not any(float(np.hypot(*(corners[other].mean(axis=0) - centre))) < reach
+                   and cv2.intersectConvexConvex(polygon, corners[other].astype(np.float32))[0]
+                   > max_overlap * area for other in kept):
+            kept.append(index)
+    return kept
+
+
+RAW_MIN_AREA_PX = 1500.0
+"""Smallest card worth reading on the raw view, in pixels."""
+RAW_ASPECT_SLACK = 0.2
+"""How far (relative) a card's short-over-long side may be off on the raw view (perspective)."""
+
+
+def raw_outlines(frame: Image, card_mm: tuple[float, float]) -> list[Points]:
+    """Cards on the raw view (no table markers): closed outlines of a card's shape against a
+    plainer background, largest first, as corners (top-left first, top a guess).
+
+    Without the table's plane the card's size is unknown, so only its shape is checked; cards
+    touching or lying on a busy cloth are not separated here.
+    """
+    edges = cv2.Canny(cv2.GaussianBlur(frame, (5, 5), 0), 40, 110)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    aspect = card_mm[0] / card_mm[1]
+    found: list[tuple[float, Points]] = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < RAW_MIN_AREA_PX:
+            continue
+        (cx, cy), (w, h), degrees = cv2.minAreaRect(contour)
+        short, long = min(w, h), max(w, h)
+        if abs(short / max(long, 1e-6) / aspect - 1) > RAW_ASPECT_SLACK or area < 0.8 * w * h:
+            continue
+        # Shrink by the dilation's pixel, and start at a short side.
+        if w > h:
+            degrees += 90.0
+            w, h = h, w
+        corners = card_corners_mm((cx, cy), degrees, (w - 2, h - 2))
+        found.append((area, corners))
+    return [corners for _, corners in sorted(found, key=lambda item: -item[0])]

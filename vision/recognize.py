@@ -1,0 +1,458 @@
+"""Naming cards of any enrolled deck from their whole face, in colour, near twins included.
+
+References are the enrolled faces, whole (no frame line needed), at ``REF_PX_PER_MM``. A card
+found on the table is read in three steps:
+
+1. **Shortlist, in colour**: the card, shrunk to a thumbnail in Lab colour (each channel's mean
+   removed, so the light's level drops out but hue stays), is correlated with every reference
+   both ways round; the best few (card, way round) go on.
+2. **Fine match**: band-pass grey maps at ``FINE_PX_PER_MM`` slid a little over each other
+   (an outline found a millimetre off is forgiven); the best is the candidate name.
+3. **Every rival must lose where it differs**: for each other shortlisted card, the window lies
+   between the two references; how far towards the best is measured only where the two
+   references differ. For near twins (learnt at enrollment: references alike over most of the
+   card, such as one artwork with another number) that is the region where they differ, read
+   again at the reference's resolution straight from the camera's pixels. The card is named only
+   if it lies clearly on the best's side of every rival (``MIN_BALANCE``); otherwise it is
+   ``None`` with its confidence: a wrong name is far worse than no name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from host.errors import BadInputError
+from vision.identify import References
+from vision.imaging import Image, Points
+
+REF_PX_PER_MM = 2.0
+"""Resolution references are kept at (about a webcam's best on a card, doubled)."""
+FINE_PX_PER_MM = 1.0
+"""Resolution of the whole-card fine match."""
+THUMB = (12, 16)
+"""Width and height of the colour thumbnail the shortlist compares."""
+PAD = 2
+"""Pixels of slack round a sampled map, for sliding the reference over it."""
+SEARCH_PAD = 6
+"""Slack of the first, wider slide that places the card (millimetres at ``FINE_PX_PER_MM``
+1.0): an outline can be off by this much along a line of touching cards."""
+INSET_MM = 2.0
+"""Card border left out of the maps (the rounded corners show the cloth)."""
+SHORTLIST = 5
+"""How many (card, way round) of the colour shortlist go to the fine match."""
+MIN_SCORE = 0.5
+"""Fine correlation below which a card matches nothing enrolled (named None)."""
+CARD_SCORE = 0.25
+"""Fine correlation below which an outline is not a card of this deck at all (a ghost)."""
+MIN_BALANCE = 0.28
+"""How far towards the best reference, from halfway to a rival's (0) to the best itself
+(0.5), a card must lie to be named. The confidence is twice this. On the benchmark's tuning
+tables (deck seed 1) wrong twins reached 0.255 (an 11 read as a 1, a 61 as a 62)."""
+MIN_STRANGER_BALANCE = 0.12
+"""The same for a rival that is no near twin: the whole card differs, so a smaller share of
+the way is already far more pixels' worth of evidence."""
+LOW_RESOLUTION = 0.8
+"""Pixels per millimetre below which a card is small in the picture..."""
+MIN_BALANCE_LOW = 0.3
+"""...and must lie this far towards the best of near twins to be named (blur and noise move
+a small card's few pixels further). Measured on rendered tables (deck seed 1) with the
+cards' true corners: wrong twins reached 0.12 on medium, 0.19 on hard tables."""
+TWIN_ALIKE = 0.8
+"""Fine correlation of two references above which they are near twins, told apart only in the
+region where they differ."""
+CONTEXT_PX = 8
+"""Reference pixels round a near-twin region that align the card before the region is
+compared (what the twins share there: a badge's rim, the other digit)."""
+TWIN_SCORE_SPREAD = 0.12
+"""Candidates whose fine score is within this of the best are all tried as the best (near
+twins score alike on the whole card)."""
+TWIN_REGION_SHARE = 0.35
+"""A near-twin region: where the references differ by at least this share of their largest
+difference (smoothed), grown by a millimetre."""
+
+Floats = npt.NDArray[np.float32]
+Box = tuple[int, int, int, int]
+"""x0, y0, x1, y1 in reference pixels."""
+
+
+def _band_pass(image: npt.NDArray[np.generic], sigma: float) -> Floats:
+    picture = np.asarray(image, np.float32)
+    return np.asarray(cv2.GaussianBlur(picture, (0, 0), 0.7) - cv2.GaussianBlur(picture, (0, 0),
+                                                                               sigma), np.float32)
+
+
+def _unit(vector: Floats) -> Floats:
+    centred = vector - vector.mean()
+    norm = float(np.linalg.norm(centred))
+    return np.asarray(centred / norm if norm > 1e-6 else centred, np.float32)
+
+
+def _thumb(face_bgr: Image) -> Floats:
+    """Lab thumbnail of a card face (upright), channel means removed, as a unit vector."""
+    small = cv2.resize(face_bgr, THUMB, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab -= lab.reshape(-1, 3).mean(axis=0)
+    return _unit(lab.ravel())
+
+
+def _ncc(image: Floats, template: Floats) -> float:
+    return float(cv2.matchTemplate(image, template, cv2.TM_CCOEFF_NORMED).max())
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What naming says of one found card."""
+
+    name: str | None
+    """The card's public name, or None when it cannot be told clearly."""
+    confidence: float
+    """0 to 1: how clearly the best match beats every rival where they differ."""
+    turned: bool
+    """The card lies the other way round from the corners it was found with."""
+    score: float
+    """Fine correlation with the best reference (below ``CARD_SCORE``: not a card)."""
+    corners: Points
+    """The card's corners as the match placed them (the outline's, moved to where the
+    picture fits best), in the order of the corners given (not turned)."""
+
+
+class CardReferences:
+    """The enrolled faces of one deck, ready to name cards with."""
+
+    def __init__(self, deck: str, card_mm: tuple[float, float],
+                 faces: Mapping[str, list[Image]]) -> None:
+        """``faces``: for each card name (``deck/card``), one or more upright BGR face images
+        (any resolution; each is resized to the card at ``REF_PX_PER_MM``)."""
+        self.deck = deck
+        self.card_mm = (float(card_mm[0]), float(card_mm[1]))
+        size = self._size(REF_PX_PER_MM)
+        names, stored = [], []
+        for name, images in faces.items():
+            for image in images:
+                if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 8:
+                    raise BadInputError(f"reference of {name} is not a colour picture")
+                stored.append(cv2.resize(image, size, interpolation=cv2.INTER_AREA))
+                names.append(name)
+        if not names:
+            raise BadInputError(f"no references enrolled for deck {deck!r}")
+        self.names = names
+        self.faces = np.stack(stored)
+        self._thumbs = np.stack([_thumb(face) for face in self.faces])
+        self._fine = [self._fine_map(face, REF_PX_PER_MM) for face in self.faces]
+        self._grey = [cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+                      for face in self.faces]
+        self._sharp = [_band_pass(grey, 3.0) for grey in self._grey]
+        fine = np.stack([_unit(m.ravel()) for m in self._fine])
+        turned = fine[:, ::-1]  # a map turned round is its vector reversed
+        # What every card of the deck shares (a border, a layout) says nothing about which
+        # card it is: near twins are cards alike once it is left out.
+        common = fine.mean(axis=0) + turned.mean(axis=0)
+        common /= max(float(np.linalg.norm(common)), 1e-6)
+
+        def specific(vectors: Floats) -> Floats:
+            rest = vectors - np.outer(vectors @ common, common)
+            return np.asarray(rest / np.maximum(np.linalg.norm(rest, axis=1, keepdims=True),
+                                                1e-6), np.float32)
+
+        self._alike = np.stack([specific(fine) @ specific(fine).T,
+                                specific(fine) @ specific(turned).T])
+        self._regions: dict[tuple[int, int, bool], list[Box] | None] = {}
+        self._blur_cache: dict[tuple[int, bool, Box, float], Floats] = {}
+        self._tellable_cache: dict[tuple[int, int, bool, float], bool] = {}
+
+    def _size(self, px_per_mm: float) -> tuple[int, int]:
+        return round(self.card_mm[0] * px_per_mm), round(self.card_mm[1] * px_per_mm)
+
+    def _fine_map(self, face: Image, px_per_mm: float) -> Floats:
+        """The band-pass grey map of a face at ``FINE_PX_PER_MM``, border inset left out."""
+        size = self._size(FINE_PX_PER_MM)
+        grey = cv2.cvtColor(cv2.resize(face, size, interpolation=cv2.INTER_AREA),
+                            cv2.COLOR_BGR2GRAY)
+        inset = round(INSET_MM * FINE_PX_PER_MM)
+        return _band_pass(grey, 3.0)[inset:-inset, inset:-inset].copy()
+
+    @property
+    def cards(self) -> list[str]:
+        """Names of the enrolled cards."""
+        return sorted(set(self.names))
+
+    def sample(self, frame: Image, corners: Points, px_per_mm: float, pad: int = 0,
+               box_mm: tuple[float, float, float, float] | None = None) -> Image:
+        """The card with ``corners`` (top-left, top-right, bottom-right, bottom-left, image
+        pixels) sampled upright at ``px_per_mm``, within ``box_mm`` (x0, y0, x1, y1 on the
+        card; default the whole card), with ``pad`` pixels more on each side."""
+        x0, y0, x1, y1 = box_mm or (0.0, 0.0, *self.card_mm)
+        source = np.array([[0, 0], [self.card_mm[0], 0], [*self.card_mm], [0, self.card_mm[1]]],
+                          np.float32)
+        card_to_image = cv2.getPerspectiveTransform(source, corners.astype(np.float32))
+        step = 1.0 / px_per_mm
+        # Pixel centres: pixel (i, j) of the sample sits at card (x0 + (i + 0.5 - pad) step, ...).
+        to_card = np.array([[step, 0, x0 + (0.5 - pad) * step], [0, step, y0 + (0.5 - pad) * step],
+                            [0, 0, 1]])
+        size = (round((x1 - x0) * px_per_mm) + 2 * pad, round((y1 - y0) * px_per_mm) + 2 * pad)
+        return np.asarray(cv2.warpPerspective(frame, card_to_image @ to_card, size,
+                                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                              borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+    def read(self, frame: Image, corners: Points) -> Reading:
+        """Name the card lying at ``corners`` in a BGR frame (see the module's steps)."""
+        ways = (corners, np.roll(corners, 2, axis=0))
+        thumbs = [_thumb(self.sample(frame, way, THUMB[0] / self.card_mm[0])) for way in ways]
+        first = np.concatenate([self._thumbs @ thumb for thumb in thumbs])
+        count = len(self.names)
+        shortlist = [(int(i) % count, bool(i >= count)) for i in np.argsort(-first)[:SHORTLIST]]
+        # The card's picture pins where it lies better than an outline can (a white border
+        # touching the next card's): slide the likeliest reference over a wider margin.
+        leader, leader_turned = shortlist[0]
+        wide = self._fine_sample(frame, ways[leader_turned], SEARCH_PAD)
+        fit = cv2.matchTemplate(wide, self._fine[leader], cv2.TM_CCOEFF_NORMED)
+        _, _, _, (dx, dy) = cv2.minMaxLoc(fit)
+        shift = np.array([dx - SEARCH_PAD, dy - SEARCH_PAD], np.float64) / FINE_PX_PER_MM
+        if leader_turned:
+            shift = -shift
+        corners = self.shifted(corners, shift)
+        ways = (corners, np.roll(corners, 2, axis=0))
+        observed = [self._fine_sample(frame, way, PAD) for way in ways]
+        scored: dict[str, tuple[float, int, bool]] = {}
+        for reference, turned in shortlist:
+            score = _ncc(observed[turned], self._fine[reference])
+            name = self.names[reference]
+            if score > scored.get(name, (-2.0, 0, False))[0]:
+                scored[name] = (score, reference, turned)
+        ranked = sorted(scored.values(), reverse=True)
+        scale = float(np.hypot(*(corners[1] - corners[0]))) / self.card_mm[0]
+        seen: dict[tuple[bool, Box], Floats] = {}
+        # Near twins score alike on the whole card: the candidate that wins where it differs
+        # from the others is the best (a knock-out among those scoring near the top)...
+        choice = ranked[0]
+        for candidate in ranked[1:]:
+            if candidate[0] < ranked[0][0] - TWIN_SCORE_SPREAD:
+                break
+            if self._part(frame, ways, choice, candidate, scale, seen) < 0:
+                choice = candidate
+        # ...and it is named only if it beats every rival: the other candidates and every
+        # near twin it has, shortlisted or not.
+        score, best, turned = choice
+        rivals = {(other, other_turned): other_score
+                  for other_score, other, other_turned in ranked if other != best}
+        for flip in (False, True):
+            for twin in np.nonzero(self._alike[int(flip), best] >= TWIN_ALIKE)[0]:
+                if self.names[int(twin)] != self.names[best]:
+                    rivals.setdefault((int(twin), turned != flip), -1.0)
+        # How far past what each rival demands the card lies (1: just enough).
+        twin_needs = MIN_BALANCE if scale >= LOW_RESOLUTION else MIN_BALANCE_LOW
+        clear, best_balance = 2.0, 0.5
+        for (other, other_turned), other_score in rivals.items():
+            part = self._part(frame, ways, choice, (other_score, other, other_turned), scale,
+                              seen)
+            twins = self._region(best, other, other_turned != turned) is not None
+            best_balance = min(best_balance, part)
+            clear = min(clear, part / (twin_needs if twins else MIN_STRANGER_BALANCE))
+            if clear < 1.0:
+                break
+        confidence = float(np.clip(best_balance * 2, 0.0, 1.0))
+        named = score >= MIN_SCORE and clear >= 1.0
+        return Reading(self.names[best] if named else None, confidence, turned, score, corners)
+
+    def _part(self, frame: Image, ways: tuple[Points, Points], best: tuple[float, int, bool],
+              other: tuple[float, int, bool], scale: float, seen: dict[tuple[bool, Box], Floats]
+              ) -> float:
+        """How far towards ``best`` (score, reference, turned) from ``other`` the card lies
+        (-0.5 to 0.5), judged where the two references differ."""
+        score, mine, turned = best
+        other_score, theirs, other_turned = other
+        flip = other_turned != turned
+        region = self._region(mine, theirs, flip)
+        if region is None:
+            alike = float(self._alike[int(flip), mine, theirs])
+            return (score - other_score) / max(2 * (1 - alike), 1e-3)
+        if not self._tellable(mine, theirs, flip, scale):
+            return 0.0  # at this card's resolution the two differ by less than the noise
+        return self._twin_balance(frame, ways[turned], (mine, theirs, flip), region, scale, seen,
+                                  turned)
+
+    def shifted(self, corners: Points, shift_mm: npt.NDArray[np.float64]) -> Points:
+        """``corners`` of a card moved by ``shift_mm`` in the card's own millimetres."""
+        width, height = self.card_mm
+        source = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+        to_image = cv2.getPerspectiveTransform(source, corners.astype(np.float32))
+        moved = (source + shift_mm).reshape(-1, 1, 2).astype(np.float32)
+        return np.asarray(cv2.perspectiveTransform(moved, to_image), np.float64).reshape(-1, 2)
+
+    def _fine_sample(self, frame: Image, corners: Points, pad: int) -> Floats:
+        """The band-pass grey map of the card at ``corners``, with ``pad`` pixels of slack."""
+        box = (INSET_MM, INSET_MM, self.card_mm[0] - INSET_MM, self.card_mm[1] - INSET_MM)
+        grey = cv2.cvtColor(self.sample(frame, corners, FINE_PX_PER_MM, pad + 3, box),
+                            cv2.COLOR_BGR2GRAY)
+        return _band_pass(grey, 3.0)[3:-3, 3:-3]
+
+    def _region(self, best: int, other: int, flip: bool) -> list[Box] | None:
+        """Where near twins ``best`` and ``other`` (turned if ``flip``) differ: boxes in
+        reference pixels (one per patch of difference, such as each corner's index), or None
+        when they are not near twins."""
+        key = (best, other, flip)
+        if key not in self._regions:
+            region = None
+            if float(self._alike[int(flip), best, other]) >= TWIN_ALIKE:
+                mine, theirs = self._sharp[best], self._sharp[other]
+                if flip:
+                    theirs = theirs[::-1, ::-1]
+                difference = cv2.GaussianBlur(np.abs(mine - theirs), (0, 0), 2.0)
+                marked = difference >= TWIN_REGION_SHARE * float(difference.max())
+                parts, _, boxes, _ = cv2.connectedComponentsWithStats(marked.astype(np.uint8))
+                grow = round(REF_PX_PER_MM)
+                height, width = difference.shape
+                largest = max(int(boxes[k, 4]) for k in range(1, parts))
+                region = [(max(0, x - grow), max(0, y - grow), min(width, x + w + grow),
+                           min(height, y + h + grow))
+                          for x, y, w, h, area in (boxes[k] for k in range(1, parts))
+                          if area >= 0.1 * largest]
+            self._regions[key] = region
+        return self._regions[key]
+
+    def _twin_balance(self, frame: Image, corners: Points, pair: tuple[int, int, bool],
+                      region: list[Box], scale: float, seen: dict[tuple[bool, Box], Floats],
+                      turned: bool) -> float:
+        """Where the card lies between near twins ``pair`` (best, other, other turned), read
+        where they differ at the reference's resolution. Each box is aligned once for both
+        references, on its surroundings (what the twins share), so neither can slide its
+        strokes onto the card's; the boxes' correlations are weighed by size. The references
+        are blurred as the camera blurs at ``scale`` pixels per millimetre; ``seen`` keeps the
+        boxes already read of this card."""
+        best, other, flip = pair
+        blur = round(max(0.5, 0.6 * REF_PX_PER_MM / max(scale, 0.1)) * 4) / 4
+        totals, weights = np.zeros(3), 0.0
+        height, width = self._grey[best].shape
+        slack = 2 * PAD
+        for box in region:
+            x0, y0, x1, y1 = box
+            grown = (max(0, x0 - CONTEXT_PX), max(0, y0 - CONTEXT_PX),
+                     min(width, x1 + CONTEXT_PX), min(height, y1 + CONTEXT_PX))
+            key = (turned, grown)
+            if key not in seen:
+                mm = tuple(v / REF_PX_PER_MM for v in grown)
+                grey = cv2.cvtColor(self.sample(frame, corners, REF_PX_PER_MM, slack + 4,
+                                                (mm[0], mm[1], mm[2], mm[3])),
+                                    cv2.COLOR_BGR2GRAY)
+                seen[key] = _band_pass(grey, 3.0)[4:-4, 4:-4]
+            observed = seen[key]
+            mine = self._blurred(best, False, grown, blur)
+            theirs = self._blurred(other, flip, grown, blur)
+            fit = (cv2.matchTemplate(observed, mine, cv2.TM_CCOEFF_NORMED)
+                   + cv2.matchTemplate(observed, theirs, cv2.TM_CCOEFF_NORMED))
+            _, _, _, (dx, dy) = cv2.minMaxLoc(fit)
+            inner = (slice(y0 - grown[1], y1 - grown[1]), slice(x0 - grown[0], x1 - grown[0]))
+            window = observed[dy:dy + mine.shape[0], dx:dx + mine.shape[1]][inner]
+            ours, yours = _unit(mine[inner].ravel()), _unit(theirs[inner].ravel())
+            look = _unit(window.ravel())
+            weight = float(ours.size)
+            weights += weight
+            totals += weight * np.array([float(look @ ours), float(look @ yours),
+                                         float(ours @ yours)])
+        mine_score, their_score, alike = totals / max(weights, 1.0)
+        return float((mine_score - their_score) / max(2 * (1 - alike), 1e-3))
+
+    def _tellable(self, first: int, second: int, flip: bool, scale: float) -> bool:
+        """Whether two references differ somewhere by ``TELL_APART_GREY`` when seen at
+        ``scale`` pixels per millimetre (rounded down to a tenth)."""
+        resolution = max(0.1, np.floor(scale * 10) / 10)
+        key = (first, second, flip, resolution)
+        if key not in self._tellable_cache:
+            self._tellable_cache[key] = _differ(self._grey[first], self._grey[second], flip,
+                                                self._size(resolution))
+        return self._tellable_cache[key]
+
+    def _blurred(self, reference: int, flip: bool, box: Box, blur: float) -> Floats:
+        """A reference's band-pass map in ``box`` (of the reference turned, if ``flip``), as
+        a camera blurring by ``blur`` reference pixels sees it (kept for the next card)."""
+        key = (reference, flip, box, blur)
+        if key not in self._blur_cache:
+            grey = self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
+            x0, y0, x1, y1 = box
+            height, width = grey.shape
+            margin = 8
+            low_x, low_y = max(0, x0 - margin), max(0, y0 - margin)
+            cut = grey[low_y:min(height, y1 + margin), low_x:min(width, x1 + margin)]
+            mapped = _band_pass(cv2.GaussianBlur(cut, (0, 0), blur), 3.0)
+            self._blur_cache[key] = mapped[y0 - low_y:y1 - low_y, x0 - low_x:x1 - low_x].copy()
+        return self._blur_cache[key]
+
+    def save(self, path: Path) -> None:
+        """Store the references (``.npz``) for ``load``."""
+        try:
+            with path.open("wb") as file:
+                np.savez_compressed(file, kind=np.array("faces"), deck=np.array(self.deck),
+                                    card_mm=np.array(self.card_mm), names=np.array(self.names),
+                                    faces=self.faces)
+        except OSError as error:
+            raise BadInputError(f"cannot write {path}: {error.strerror}") from None
+
+
+WEBCAM_PX_PER_MM = 0.9
+"""Resolution a card is assumed seen at when judging whether two cards can be told apart: a
+1280 x 720 webcam with a 70 degree field of view, 1.0 m above the table."""
+WEBCAM_ASSUMPTION = "a 1280x720 webcam with a 70 degree view 1.0 m above the table (0.9 px/mm)"
+"""The same, in words for the enrollment report."""
+TELL_APART_GREY = 18.0
+"""Grey levels by which two cards must differ somewhere (3 x 3 pixels averaged, at the
+assumed resolution) to be told apart."""
+
+
+def _differ(first: Floats, second: Floats, turned: bool, size: tuple[int, int]) -> bool:
+    """Whether two grey faces, shrunk to ``size`` (and the second turned), differ somewhere
+    (3 x 3 pixels averaged) by ``TELL_APART_GREY``."""
+    mine = cv2.GaussianBlur(cv2.resize(first, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+    theirs = cv2.GaussianBlur(cv2.resize(second, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+    if turned:
+        theirs = theirs[::-1, ::-1]
+    return float(cv2.blur(np.abs(mine - theirs), (3, 3)).max()) >= TELL_APART_GREY
+
+
+def too_alike(references: CardReferences, px_per_mm: float = WEBCAM_PX_PER_MM
+              ) -> list[tuple[str, str, bool]]:
+    """Pairs of enrolled cards (name, name, second turned) that differ nowhere by
+    ``TELL_APART_GREY`` at ``px_per_mm``: the camera cannot tell them apart, so it will
+    leave them unnamed."""
+    size = references._size(px_per_mm)
+    grey = references._grey
+    return [(references.names[first], references.names[second], turned)
+            for first in range(len(grey)) for second in range(first, len(grey))
+            if references.names[first] != references.names[second]
+            for turned in (False, True)
+            if not _differ(grey[first], grey[second], turned, size)]
+
+
+def load_references(path: Path) -> CardReferences | References:
+    """References written by ``vision enroll``: whole faces (``CardReferences``) or our
+    framed faces' windows (``vision.identify.References``)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            whole = "kind" in data.files and str(data["kind"]) == "faces"
+            if whole:
+                return faces_in(data, str(path))
+    except (OSError, ValueError, EOFError) as error:
+        raise BadInputError(f"cannot read references {path}: {error}") from None
+    return References.load(path)
+
+
+def faces_in(data: Mapping[str, npt.NDArray[np.generic]], origin: str) -> CardReferences:
+    """References from a loaded ``.npz`` written by ``CardReferences.save``."""
+    try:
+        card_mm = tuple(float(v) for v in data["card_mm"])
+        names = [str(n) for n in data["names"]]
+        faces = np.asarray(data["faces"], np.uint8)
+        deck = str(data["deck"])
+    except (KeyError, ValueError, TypeError):
+        raise BadInputError(f"{origin} is not a references file") from None
+    if len(card_mm) != 2 or faces.ndim != 4 or len(faces) != len(names):
+        raise BadInputError(f"{origin} is not a references file")
+    grouped: dict[str, list[Image]] = {}
+    for name, face in zip(names, faces, strict=True):
+        grouped.setdefault(name, []).append(face)
+    return CardReferences(deck, (card_mm[0], card_mm[1]), grouped)
