@@ -35,7 +35,20 @@ def test_ties_are_broken_at_each_level(
 def test_tied_winners_share_the_win_ahead_of_a_third_seat() -> None:
     scoring = score_table([[4], [9], [4]])
     assert scoring.winners == (0, 2) and scoring.ranking == ((0, 2), (1,))
-    assert scoring.decided_by == "total"
+    assert scoring.decided_by == "shared"
+
+
+def test_the_score_command_says_who_shares_the_win(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = {"seats": [{"discard": [4], "hand": []}, {"discard": [4, 4], "hand": []},
+                       {"discard": [], "hand": [4]}]}
+    assert _score(tmp_path, table) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[-1] == "winners: seat 0 and seat 2 share the win (tied all the way)"
+    assert _score(tmp_path, table, "--json") == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["winners"] == [0, 2] and result["decided_by"] == "shared"
 
 
 def _score(tmp_path: Path, table: object, *flags: str) -> int:

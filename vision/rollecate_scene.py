@@ -19,6 +19,7 @@ from vision.rollecate_table import (
     START_MARKER_ID,
     START_MARKER_MM,
     TRAIN_SIZE_MM,
+    final_spread_centre,
     hand_centre,
     pile_centre,
     railway_centre,
@@ -144,15 +145,28 @@ def rollecate_layout(observation: RollecateObservation, seed: int, jitter_degree
             placement = _placement(centre + rng.normal(0, 2.0, 2),
                                    edge.facing_degrees + float(rng.normal(0, jitter_degrees)))
             laid.append(LaidCard(f"rollecate/{name}", placement, False, f"hand {seat} {index}"))
-    # The start tile stays put from one table to the next (its own random stream).
-    tile = start_tile_centre() + np.random.default_rng([seed, 31]).normal(0, 2.0, 2)
-    pieces: list[Piece] = [StartTile(_pair(tile))]
+        for index, name in enumerate(_spread_cards(observation, seat)):
+            centre = (final_spread_centre(edge, index, len(edges)) if not observation.railway
+                      else hand_centre(edge, index, len(_spread_cards(observation, seat))))
+            placement = _placement(centre + rng.normal(0, 2.0, 2),
+                                   edge.facing_degrees + float(rng.normal(0, jitter_degrees)))
+            laid.append(LaidCard(f"rollecate/{name}", placement, False, f"spread {seat} {index}"))
+    pieces: list[Piece] = []
+    if observation.railway:  # cleared away, start tile and all, for the final count
+        # The start tile stays put from one table to the next (its own random stream).
+        tile = start_tile_centre() + np.random.default_rng([seed, 31]).normal(0, 2.0, 2)
+        pieces.append(StartTile(_pair(tile)))
     if railway:
         card = railway[min(observation.train, len(railway) - 1)]
         on_rails = rotation(card.degrees) @ np.array([0.0, TRACK_BAND_MM])
         centre = np.array(card.centre) + on_rails + rng.normal(0, 1.5, 2)
         pieces.append(TrainPiece(_pair(centre), card.degrees + float(rng.normal(0, 4))))
     return laid, pieces
+
+
+def _spread_cards(observation: RollecateObservation, seat: int) -> tuple[str, ...]:
+    """A seat's cards spread out for the final count (none before it)."""
+    return observation.spread[seat] if observation.spread is not None else ()
 
 
 def lay_rollecate(observation: RollecateObservation, look: Look, seed: int) -> Tabletop:
@@ -178,7 +192,12 @@ def random_rollecate_table(seed: int, players: int | None = None,
         rest.remove(name)
     piles = tuple(() if rng.random() < 0.25 else (rest.pop(),) for _ in range(seats))
     shown = tuple(tuple(rest.pop() for _ in range(rng.randint(0, 4))) for _ in range(seats))
-    return RollecateObservation(railway, rng.randrange(length), piles, shown if hands else None)
+    train = rng.randrange(length)
+    if hands and not any(piles) and any(shown):
+        # Every pile's place empty and cards spread: the camera reads a final count.
+        spread = tuple(tuple(sorted(cards)) for cards in shown)
+        return RollecateObservation(railway, train, piles, spread=spread)
+    return RollecateObservation(railway, train, piles, shown if hands else None)
 
 
 def _placement(centre: Points, degrees: float) -> Placement:

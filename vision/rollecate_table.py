@@ -23,9 +23,9 @@ START_MARKER_MM = 40.0
 """Printed side of the start tile's black square."""
 SEAT_ZONE_MM = 150.0
 """A card whose centre is closer than this to a seat's table edge is in that seat's zone."""
-SCORE_REACH_MM = 260.0
+SCORE_REACH_MM = 290.0
 """For the final count, cards spread out up to this far from a seat's edge are that seat's
-(rows of cards in front of each player, the railway left in the middle)."""
+(rows of cards in front of each player, the railway left in the middle or cleared away)."""
 PILE_SLOT = EDGE_SLOTS - 1
 """The discard pile lies where the last card of a trains line would: the player's right."""
 PILE_REACH_MM = 0.6 * CARD_WIDTH_MM
@@ -85,3 +85,29 @@ def start_tile_centre() -> Points:
     """Where the renderer puts the start tile: just before the railway's first card."""
     x0, y0 = RAILWAY_ORIGIN_MM
     return np.array([x0 - RAILWAY_PITCH_MM[0] - 12.0, y0], np.float64)
+
+
+FINAL_ROWS: dict[int, tuple[tuple[int, ...], ...]] = {
+    2: (tuple(range(EDGE_SLOTS)),) * 3,
+    3: (tuple(range(EDGE_SLOTS)), (1, 2, 3, 4, 5), (2, 3, 4)),
+    4: (tuple(range(EDGE_SLOTS)), (1, 2, 3, 4, 5), (2, 3, 4)),
+}
+"""The places (line slots) of each row of a seat's cards at the final count, the railway cleared
+away, by the number of players: rows nearer the middle are shorter where neighbours sit beside."""
+
+
+def final_spread_centre(edge: Edge, index: int, players: int) -> Points:
+    """Where the renderer lays a seat's ``index``-th card at the final count with the railway
+    cleared away: the rows of ``FINAL_ROWS``, the first along the edge, then further in; more
+    cards than places overlap on the last place (they cannot be read: the referee waits)."""
+    for row, slots in enumerate(FINAL_ROWS[players]):
+        if index < len(slots):
+            inward = outward(edge) * SPREAD_ROW_MM * row
+            return np.asarray(slot_centre(edge, slots[index]) - inward, np.float64)
+        index -= len(slots)
+    return final_spread_centre(edge, final_spread_most(players) - 1, players)
+
+
+def final_spread_most(players: int) -> int:
+    """How many cards a seat can spread readably at the final count (the railway cleared)."""
+    return sum(len(slots) for slots in FINAL_ROWS[players])

@@ -84,25 +84,35 @@ def rollecate_observation(cards: Sequence[CardReading], players: int, train_at: 
     """
     zones: list[list[tuple[Points, str]]] = [[] for _ in range(players)]
     middle: list[tuple[Points, str, Points]] = []
+    placed: list[tuple[Points, str]] = []
     for card in cards:
         if card.name is None or card.table_corners is None:
             return None
         name = card.name.removeprefix(DECK_PREFIX)
         centre = card.table_corners.mean(axis=0)
+        placed.append((centre, name))
         seat = seat_of(centre, players)
         if seat is None:
             middle.append((centre, name, card.table_corners))
         else:
             zones[seat].append((centre, name))
-    order = _railway_order([centre for centre, _, _ in middle], start)
-    if order is None:
-        return None
+    order = _railway_links([centre for centre, _, _ in middle], start) if start is not None \
+        else []
+    if not order:
+        return final_count(placed, players)  # no railway: cleared away for the final count
     if train_at is None:
+        return None
+    # Cards off the railway in the middle: the final count's inner rows, or a card on its
+    # way somewhere (the frame is incomplete).
+    further = _spread_further([middle[i][:2] for i in range(len(middle)) if i not in order],
+                              players)
+    if further is None:
         return None
     train = _card_under(train_at, [middle[i][2] for i in order])
     if train is None:
         return None
-    piles, hands = [], []
+    piles: list[tuple[str, ...]] = []
+    hands: list[tuple[str, ...]] = []
     for seat, edge in enumerate(SEAT_EDGES[players]):
         place = pile_centre(edge)
         on_place = [(float(np.hypot(*(centre - place))), index)
@@ -115,17 +125,44 @@ def rollecate_observation(cards: Sequence[CardReading], players: int, train_at: 
         rest = sorted((float(centre @ edge_direction(edge)), name)
                       for index, (centre, name) in enumerate(zones[seat]) if index != pile_index)
         hands.append(tuple(name for _, name in rest))
+    railway = tuple(middle[i][1] for i in order)
+    if not any(piles) and (any(hands) or any(further)):
+        # Every pile's place empty, cards spread in front of the players: the final count.
+        spread = tuple(tuple(sorted((*hand, *more))) for hand, more in zip(hands, further,
+                                                                            strict=True))
+        return RollecateObservation(railway, train, tuple(piles), spread=spread)
+    if any(further):
+        return None  # cards off the railway while a pile still stands: not a final count
     return RollecateObservation(
-        railway=tuple(middle[i][1] for i in order), train=train, discard=tuple(piles),
+        railway=railway, train=train, discard=tuple(piles),
         hands=tuple(hands) if any(hands) else None)
 
 
-def _railway_order(centres: list[Points], start: Points | None) -> list[int] | None:
-    """Indices of the railway's cards from its start, or None if they do not make one railway."""
-    if start is None or not centres:
+def final_count(placed: list[tuple[Points, str]], players: int) -> RollecateObservation | None:
+    """The final count with the railway cleared away: every card (centre, name) is the seat's
+    whose edge is nearest, within ``SCORE_REACH_MM``; None if a card lies further in or no card
+    shows (a table with no railway and no spread cannot be told from a bad frame)."""
+    spread = _spread_further(placed, players)
+    if spread is None or not placed:
         return None
-    order = _railway_links(centres, start)
-    return order if len(order) == len(centres) else None
+    return RollecateObservation((), 0, tuple(() for _ in range(players)),
+                                spread=tuple(tuple(sorted(names)) for names in spread))
+
+
+def _spread_further(cards: list[tuple[Points, str]], players: int
+                    ) -> list[tuple[str, ...]] | None:
+    """Each seat's cards among ``cards`` (off the railway, beyond the seats' zones): the rows
+    of a final count within ``SCORE_REACH_MM`` of a seat's edge; None if a card lies anywhere
+    else."""
+    found: list[list[str]] = [[] for _ in range(players)]
+    edges = SEAT_EDGES[players]
+    for centre, name in cards:
+        distances = [edge_distance(edge, centre) for edge in edges]
+        seat = int(np.argmin(distances))
+        if distances[seat] >= SCORE_REACH_MM:
+            return None
+        found[seat].append(name)
+    return [tuple(names) for names in found]
 
 
 def lies_on(point: Points, corners: Points) -> bool:

@@ -102,22 +102,17 @@ def _tail(pile: Pile, depth: int) -> Pile:
     return pile[max(0, len(pile) - depth) :] if depth else ()
 
 
-def reachable(pile: Sequence[str], cards: Sequence[str], value: Value,
-              most: int | None = None) -> dict[Pile, set[Pile]]:
-    """Every pile a player can make by putting down some of ``cards`` (at most ``most`` of
-    them, if given) in some order.
+def reachable(pile: Sequence[str], cards: Sequence[str], value: Value) -> dict[Pile, set[Pile]]:
+    """Every pile a player can make by putting down some of ``cards`` in some order.
 
     Maps each pile to the multisets (sorted tuples) of cards still in hand when it shows; the
     pile is finished when the empty tuple is among them. Used to check what a table shows.
     """
     start = (tuple(pile), tuple(sorted(cards)))
-    fewest_left = 0 if most is None else max(0, len(cards) - most)
     seen: set[tuple[Pile, Pile]] = {start}
     frontier = [start]
     while frontier:
         current, left = frontier.pop()
-        if len(left) <= fewest_left:
-            continue
         for card in Counter(left):
             index = left.index(card)
             rest = left[:index] + left[index + 1 :]

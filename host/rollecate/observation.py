@@ -7,11 +7,14 @@ The format is public (docs/rollecate.md). An observation shows the table at a st
 ``railway`` lists the railway's cards from its start, ``train`` is the position of the card the
 train stands on (0 is the first card), and ``discard`` has one entry per seat: the visible top
 part of that seat's discard pile, bottom first (``[]`` is an empty pile, ``null`` not visible).
-The first line also carries ``seats`` and ``first`` (the set-up). The last may carry ``hands``,
-each seat's hand spread out for the final count. Events: ``{"dice": ["wheel", "blank", ...]}``
-(a roll, from the board or typed in), ``{"pass": true}`` (a pass the table cannot show) and
-``{"done": true, "seat": 2}`` (a player says their turn is complete: the seat's button; without
-``seat``, the seat on turn).
+The first line also carries ``seats`` and ``first`` (the set-up). At the end, ``spread`` shows
+each seat's every card (discard pile and hand) spread out for the final count (``null`` for a
+seat, or a card, the camera cannot read), or ``hands`` each seat's hand alone. Events:
+``{"dice": ["wheel", "blank", ...]}`` (a roll, from the board or typed in), ``{"pass": true}``
+(a pass the table cannot show), ``{"done": true, "seat": 2}`` (a player says their turn is
+complete: the seat's button; without ``seat``, the seat on turn). A ``spread`` line may carry
+``"accepted": true``: the players accept the count as the table shows it, though the referee
+disputed it.
 Cards are given by name or by value (a value stands for the regular track card).
 ``RollecateObservation`` is what the camera reports, typed (the recognizer makes it, the rendered
 camera draws it); ``TableView`` is the referee's reading of any observation line.
@@ -29,6 +32,7 @@ from host.rollecate.moves import parse_faces
 from host.rollecate.rules import Face
 
 Piles = tuple[tuple[str, ...] | None, ...]
+Spread = tuple[tuple[str | None, ...] | None, ...]
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,9 @@ class RollecateObservation:
     hands: tuple[tuple[str, ...], ...] | None = None
     """Each seat's hand spread out at the end of the game, from the player's left; None while
     no hand is shown."""
+    spread: tuple[tuple[str, ...], ...] | None = None
+    """The final count: each seat's every card (sorted by name), read when every pile's place
+    is empty and cards lie spread in front of the players; None otherwise."""
 
     def to_json(self) -> dict[str, Any]:
         """The public JSON object."""
@@ -54,6 +61,8 @@ class RollecateObservation:
                                 "discard": [list(pile) for pile in self.discard]}
         if self.hands is not None:
             data["hands"] = [list(hand) for hand in self.hands]
+        if self.spread is not None:
+            data["spread"] = [list(cards) for cards in self.spread]
         return data
 
     @staticmethod
@@ -61,11 +70,12 @@ class RollecateObservation:
         """Read the public JSON object back (names as given; the referee checks the cards)."""
         if not isinstance(data, dict) or not isinstance(data.get("railway"), list):
             raise BadInputError('a Rollecate observation has "railway", "train", "discard"')
-        hands = data.get("hands")
+        hands, spread = data.get("hands"), data.get("spread")
         return RollecateObservation(
             tuple(str(name) for name in data["railway"]), int(data["train"]),
             tuple(tuple(str(name) for name in pile) for pile in data.get("discard", [])),
-            None if hands is None else tuple(tuple(str(name) for name in h) for h in hands))
+            None if hands is None else tuple(tuple(str(name) for name in h) for h in hands),
+            None if spread is None else tuple(tuple(str(name) for name in s) for s in spread))
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,12 @@ class TableView:
     """Each seat's visible discard pile (bottom first), None where it cannot be seen."""
     hands: tuple[tuple[str, ...], ...] | None
     """Each seat's hand, spread out at the end of the game."""
+    spread: Spread | None = None
+    """Each seat's every card (discard pile and hand), spread out for the final count; None
+    for a seat, or a card, that cannot be read."""
+    accepted: bool = False
+    """The players accept this table as it is (the app's accept), though the referee
+    disputed it."""
 
 
 @dataclass(frozen=True)
@@ -133,9 +149,10 @@ def parse_event(data: object, book: CardBook, seats: int | None) -> Event:
         if data["pass"] is not True:
             raise BadInputError('a pass event is {"pass": true}')
         return PassEvent()
-    known = {"railway", "train", "discard", "hands", "seats", "first", "draw_pile"}
+    known = {"railway", "train", "discard", "hands", "spread", "accepted", "seats", "first",
+             "draw_pile"}
     unknown = sorted(set(data) - known)
-    if unknown or not set(data) & {"railway", "train", "discard", "hands"}:
+    if unknown or not set(data) & {"railway", "train", "discard", "hands", "spread"}:
         shown = ", ".join(unknown) if unknown else "nothing"
         raise BadInputError(f"not an observation or an event (it has {shown})")
     railway = data.get("railway")
@@ -149,6 +166,8 @@ def parse_event(data: object, book: CardBook, seats: int | None) -> Event:
         train=train,
         discard=_piles(data.get("discard"), book, seats),
         hands=_hands(data.get("hands"), book, seats),
+        spread=_spread(data.get("spread"), book, seats),
+        accepted=_accepted(data.get("accepted", False)),
     )
 
 
@@ -183,3 +202,28 @@ def _hands(data: object, book: CardBook, seats: int | None) -> tuple[tuple[str, 
         return None
     hands = _per_seat(data, seats, "hands")
     return tuple(_cards(hand, book, f"seat {seat} hand") for seat, hand in enumerate(hands))
+
+
+def _spread(data: object, book: CardBook, seats: int | None) -> Spread | None:
+    if data is None:
+        return None
+    spread = _per_seat(data, seats, "spread")
+    read: list[tuple[str | None, ...] | None] = []
+    for seat, cards in enumerate(spread):
+        if cards is None:
+            read.append(None)
+            continue
+        if not isinstance(cards, list):
+            raise BadInputError(f"seat {seat} spread: expected a list of cards")
+        try:
+            read.append(tuple(None if token is None else book.parse(token).name
+                              for token in cards))
+        except BadInputError as error:
+            raise BadInputError(f"seat {seat} spread: {error}") from None
+    return tuple(read)
+
+
+def _accepted(data: object) -> bool:
+    if not isinstance(data, bool):
+        raise BadInputError('"accepted" is true or false')
+    return data

@@ -25,11 +25,11 @@ from host.errors import BadInputError
 from host.jsonl import read_json_lines
 from host.referee import Verdict as TableVerdict
 from host.rollecate.belief import (
-    MAX_STEPS,
     Step,
     World,
     Worlds,
     advance,
+    finished_unseen,
     fitting,
     likeliest,
     pruned,
@@ -41,6 +41,7 @@ from host.rollecate.observation import (
     DoneEvent,
     Event,
     PassEvent,
+    Spread,
     TableView,
     parse_event,
 )
@@ -62,9 +63,9 @@ from host.rollecate.scoring import Scoring, score_seat, score_table
 from host.rollecate.words import card_words, cards_words, dice_words, ordinal, plural
 from host.turns import TurnIndicator
 
-CARDS_BETWEEN_VIEWS = 3
-"""Cards a player may put on a discard pile between two settled views of it, the camera
-following; more at once are explained from the start of the discard (see ``belief``)."""
+SPREAD_OUT = ("spread out your discard pile and your hand in front of you for the final count: "
+              "every card, none covering another, your pile's place left empty")
+"""What the players do at the end: the camera then counts every card."""
 
 
 class Stage(Enum):
@@ -108,6 +109,15 @@ class Verdict:
     """The best order to put the owed cards down, and the points it saves."""
     scores: Mapping[str, Any] | None = None
     """For ``win``: the final scoring (as ``conductor score rollecate --json``)."""
+    exact: bool | None = None
+    """For ``win``: True when the count rests on nothing the referee had to assume."""
+    assumed: tuple[Mapping[str, Any], ...] = ()
+    """For ``win``: each seat whose count rests on an assumption (``{"seat", "what"}``)."""
+    disagree: tuple[Mapping[str, Any], ...] = ()
+    """For ``illegal`` at the final count: each seat whose cards disagree with the game the
+    referee followed, and how (``{"seat", "what"}``)."""
+    accepted: tuple[Mapping[str, Any], ...] = ()
+    """For ``win``: the disagreements the players accepted."""
 
     def to_json(self) -> dict[str, Any]:
         """The verdict as one JSON object, without the fields that do not apply."""
@@ -120,8 +130,13 @@ class Verdict:
             "ride": self.ride,
             "advice": self.advice,
             "scores": self.scores,
+            "assumed": [dict(entry) for entry in self.assumed],
+            "disagree": [dict(entry) for entry in self.disagree],
+            "accepted": [dict(entry) for entry in self.accepted],
         }
         data.update({key: value for key, value in optional.items() if value})
+        if self.exact is not None:
+            data["exact"] = self.exact
         return data
 
 
@@ -275,6 +290,11 @@ class Referee:
         if self.stage is Stage.DONE:
             if isinstance(event, DoneEvent):  # a button pressed once more: no harm done
                 return Verdict("waiting", None, None, instructions=("the game is over",))
+            if isinstance(event, TableView) and self._agrees_with_count(event):
+                # The camera settling on the counted table (the final line after a button
+                # ended a game with nothing to spread): it is the same count.
+                return Verdict("waiting", None, None,
+                               instructions=("the game is over: the count stands",))
             return self._illegal("the game is over and scored")
         if isinstance(event, DiceEvent):
             return self.dice(event.faces)
@@ -286,11 +306,17 @@ class Referee:
 
     def observe(self, view: TableView) -> Verdict:
         """Judge what the table shows now."""
-        problem = self._other_piles_problem(view)
+        spreading = self.stage is Stage.END and view.spread is not None
+        problem = None if spreading else self._other_piles_problem(view)
         if problem:
             return self._illegal(problem)
+        if view.accepted and (self.stage is not Stage.END or view.spread is None):
+            return self._illegal("only a final count spread out can be accepted as it is")
         if self.stage is Stage.END:
             return self._final_count(view)
+        if view.spread is not None:
+            # Not a count before the end: most likely a railway the camera lost for a moment.
+            return self._waiting(("the game is not over: the camera does not see the railway",))
         if view.hands is not None:
             return self._illegal("the game is not over: keep your hands to yourselves")
         if self.stage is Stage.ACTION:
@@ -339,10 +365,14 @@ class Referee:
         if self.stage is Stage.ACTION:
             return self._unseen_chaos_discard() or self._waiting(self._action_prompt())
         if self.stage is Stage.END:
-            # With every hand empty there is nothing to spread: the button ends the game.
+            # With every hand empty and every pile known, there is nothing the spread could
+            # tell: the button ends the game. Otherwise the count waits for the spread.
             empty = all(not any(world.held) for world in self.worlds)
             hands = tuple(() for _ in range(self.seats)) if empty else None
-            return self._final_count(TableView(None, None, None, hands))
+            counted = self._count(TableView(None, None, None, hands))
+            if isinstance(counted, Verdict) or counted[1]:
+                return self._waiting((SPREAD_OUT,))
+            return self._win(counted[0], (), ())
         if self.stage is Stage.CHAOS:
             return self._end_chaos()
         if self.stage is Stage.SETTLE and self.maybe_finished is not None:
@@ -382,7 +412,7 @@ class Referee:
         cards = [self.book[name] for name in added]
         problem = build_problem(self.book[self.railway[-1]], cards)
         if problem is None:
-            problem = self._impossible_cards([*self.railway, *added])
+            problem = self._impossible_cards([*self.railway, *added, *self._on_every_pile()])
         able = frozenset(world for world in self.worlds if world.held[self.seat] >= len(added))
         if problem is None and not able:
             most = max(world.held[self.seat] for world in self.worlds)
@@ -439,7 +469,8 @@ class Referee:
         seat = self.seat
         steps = frozenset(
             (world, left)
-            for world, left in advance(self.chaos, seat, pile_view, self.book.value)
+            for world, left in self._followed(advance(self.chaos, seat, pile_view,
+                                                      self.book.value))
             if 0 < len(world.unseen) - len(left) <= world.held[seat]
         )
         if not steps:
@@ -492,26 +523,30 @@ class Referee:
         pile_view = view.discard[self.seat] if view.discard is not None else None
         done = (railway, train) == (settlement.railway, settlement.train)
         if pile_view is None:
-            # The pile cannot be seen: trust that the advice was followed once the rest is done.
+            # The pile cannot be seen: cards may still be going down. The seat's button (or a
+            # view of the pile) says when they are; then it holds the owed cards put down in
+            # any way the rules allow, and later views of it tell which.
             if done:
-                value, owed = self.book.value, settlement.penalty
-                return self._finish(settlement, frozenset(
-                    world.with_pile(self.seat, advise(world.piles[self.seat], owed, value).pile)
-                    for world in self.worlds))
+                self.maybe_finished = finished_unseen(self.owed, self.seat, self.book.value)
+                said = (*self._settle_instructions(settlement), "press your button when done")
+                return self._waiting(said, settlement)
             return self._waiting(self._settle_instructions(settlement), settlement)
         value = self.book.value
-        # A camera's view of the top card only is followed a few cards at a time; a pile
-        # seen spread out pins down any number of cards.
-        most = CARDS_BETWEEN_VIEWS if len(pile_view) <= 1 else None
-        states = advance(self.owed, self.seat, pile_view, value, most)
-        if not states or len(states) >= MAX_STEPS:
-            self.guessed.add(self.seat)  # some ways through the discard were not followed
+        # Any number of cards may have gone down since the last view (a player faster than
+        # the camera): following only a few would silently lose the table as it is.
+        states = self._followed(advance(self.owed, self.seat, pile_view, value))
         if not states:
-            # More cards went down than the camera saw one by one: explain the pile from the
-            # start of the discard, all at once, in the likeliest world (a bounded search);
-            # ``worlds`` still holds the piles as they were before the discard.
-            states = advance([(self.likely, tuple(sorted(settlement.penalty)))], self.seat,
-                             pile_view, value)
+            # Some way was let go that this view needed: explain the pile from the start of the
+            # discard, all at once, in every world (``worlds`` still holds the piles as they
+            # were before the discard).
+            self.guessed.add(self.seat)
+            owed = tuple(sorted(settlement.penalty))
+            states = self._followed(advance([(world, owed) for world in self.worlds], self.seat,
+                                            pile_view, value))
+        if not states and self.seat in self.guessed:
+            # A pile the referee could not follow every way: it is as it shows.
+            states = frozenset((world.with_pile(self.seat, pile_view), ())
+                               for world in self.worlds)
         if not states:
             return self._illegal(
                 f"seat {self.seat}'s discard pile cannot show that: put down "
@@ -597,7 +632,7 @@ class Referee:
         self.maybe_finished, self.owed = None, frozenset()
         if self.draw_left == 0:
             self.stage = Stage.END
-            said = (*said, "the draw pile is empty: the game is over; spread your hands out")
+            said = (*said, f"the draw pile is empty: the game is over; {SPREAD_OUT}")
             return Verdict("move", seat, None, move=move, instructions=said)
         self.seat = (self.seat + 1) % self.seats
         self.draw_left -= 1
@@ -616,9 +651,42 @@ class Referee:
         return f"seat {seat} passed"
 
     def _final_count(self, view: TableView) -> Verdict:
-        if view.hands is None:
-            return self._waiting(("spread your hands out for the final count",))
+        counted = self._count(view)
+        if isinstance(counted, Verdict) and counted.disagree and view.accepted:
+            # The players accept the table as it is: every card was seen, so the count is
+            # exact; the win says what they accepted.
+            assert view.spread is not None  # only a spread is disputed
+            cards = tuple(tuple(name for name in shown if name is not None)
+                          for shown in view.spread if shown is not None)
+            return self._win(self._scoring(cards), (), counted.disagree)
+        if isinstance(counted, Verdict):
+            return counted
+        scoring, assumed = counted
+        return self._win(scoring, tuple(assumed), ())
+
+    def _win(self, scoring: Scoring, assumed: tuple[Mapping[str, Any], ...],
+             accepted: tuple[Mapping[str, Any], ...]) -> Verdict:
+        self.stage, self.winners, self.scoring = Stage.DONE, scoring.winners, scoring
+        winners = " and ".join(f"seat {seat}" for seat in scoring.winners)
+        said = (f"{winners} won", *(entry["what"] for entry in assumed),
+                *(f"accepted: {entry['what']}" for entry in accepted))
+        return Verdict("win", None, None, scores=scoring.to_json(), instructions=said,
+                       exact=not assumed, assumed=assumed, accepted=accepted)
+
+    def _scoring(self, seats: Iterable[Iterable[str]]) -> Scoring:
+        return score_table([[self.book.value(name) for name in cards] for cards in seats])
+
+    def _count(self, view: TableView) -> tuple[Scoring, list[dict[str, Any]]] | Verdict:
+        """The final count the table shows, and what it had to assume seat by seat (a verdict
+        instead when the table cannot be counted yet)."""
+        if view.spread is not None:
+            return self._count_spread(view.spread)
         hands = view.hands
+        if hands is None and all(not any(world.held) and not any(world.piles)
+                                 for world in self.worlds):
+            hands = tuple(() for _ in range(self.seats))  # nothing to spread: all is seen
+        if hands is None:
+            return self._waiting((SPREAD_OUT,))
         # The hands settle what the camera could not see: how many cards each seat kept, and
         # which chaos cards never went on a pile.
         in_hands = Counter(name for hand in hands for name in hand
@@ -644,19 +712,100 @@ class Referee:
                 for pile, hand in zip(likely.piles, hands, strict=True)
             ]
         )
-        self.stage, self.winners, self.scoring = Stage.DONE, scoring.winners, scoring
-        winners = " and ".join(f"seat {seat}" for seat in scoring.winners)
-        said = [f"{winners} won"]
+        assumed: list[dict[str, Any]] = []
         for seat, pile in enumerate(likely.piles):
             keys = {score_seat(seat, [self.book.value(name) for name in world.piles[seat]]).key
                     for world in worlds}
             if len(keys) > 1 or seat in self.guessed:
                 # Never a silent guess: say what was assumed, so the players can check it.
-                said.append(
+                assumed.append({"seat": seat, "what": (
                     f"the camera did not see all of seat {seat}'s discard pile: counted as "
-                    f"{cards_words(pile, self.book) or 'empty'} ({self._total(pile)} points)"
-                )
-        return Verdict("win", None, None, scores=scoring.to_json(), instructions=tuple(said))
+                    f"{cards_words(pile, self.book) or 'empty'} ({self._total(pile)} points)")})
+        return scoring, assumed
+
+    def _count_spread(self, spread: Spread) -> tuple[Scoring, list[dict[str, Any]]] | Verdict:
+        """The count of every card spread out, once it is read in full and agrees with the game
+        followed (else a verdict: waiting for a clearer view, or the disagreement)."""
+        unread = [seat for seat, cards in enumerate(spread) if cards is None or None in cards]
+        if unread:
+            seats = " and ".join(f"seat {seat}" for seat in unread)
+            return self._waiting((f"the camera cannot read every card of {seats}: spread them "
+                                  "so none covers another",))
+        cards = tuple(tuple(name for name in shown if name is not None)
+                      for shown in spread if shown is not None)
+        disagree = self._spread_problems(cards)
+        if disagree:
+            return Verdict(
+                "illegal", None, None, reason="; ".join(entry["what"] for entry in disagree),
+                instructions=("put the cards right, or accept the table as it is",),
+                disagree=tuple(disagree))
+        return self._scoring(cards), []
+
+    def _spread_problems(self, spread: tuple[tuple[str, ...], ...]) -> list[dict[str, Any]]:
+        """How the spread cards disagree with every world the referee followed (none if one
+        agrees), seat by seat, in the players' words."""
+        table = [*self.railway, *(name for cards in spread for name in cards)]
+        over = self._over_copies(table)
+        if over:
+            name, copies = over
+            seats = [seat for seat, cards in enumerate(spread) if name in cards]
+            return [{"seat": seat, "what": f"seat {seat} shows {card_words(name, self.book)}: "
+                     f"{copies}"} for seat in seats]
+        worlds = sorted(self.worlds)
+        if any(self._spread_fits(world, spread, range(self.seats)) for world in worlds):
+            return []
+        problems = []
+        for seat, cards in enumerate(spread):
+            if any(self._spread_fits(world, spread, (seat,)) for world in worlds):
+                continue
+            problems.append({"seat": seat, "what": self._spread_words(seat, cards, worlds)})
+        return problems or [{"seat": None, "what": "the seats' cards do not fit together: "
+                             "a chaos card shown twice, or one that lies on a pile"}]
+
+    def _spread_fits(self, world: World, spread: tuple[tuple[str, ...], ...],
+                     seats: Iterable[int]) -> bool:
+        """True if ``seats``' spread cards are their piles in ``world`` and a hand of the size
+        the world has, with no chaos card that lies on a pile. A seat whose pile could not be
+        followed every way is taken as it shows."""
+        in_hands: Counter[str] = Counter()
+        for seat in seats:
+            if seat in self.guessed:
+                continue
+            shown, pile = Counter(spread[seat]), Counter(world.piles[seat])
+            if pile - shown or len(spread[seat]) != len(world.piles[seat]) + world.held[seat]:
+                return False
+            in_hands += Counter(name for name in (shown - pile).elements()
+                                if self.book.card(name).kind is Kind.CHAOS)
+        # Where a pile was let go, which chaos cards lie on the piles is not sure either.
+        return bool(self.guessed) or not in_hands - Counter(world.unseen)
+
+    def _spread_words(self, seat: int, cards: tuple[str, ...], worlds: list[World]) -> str:
+        """How one seat's cards disagree with the likeliest way its pile and hand can be."""
+        shown = Counter(cards)
+
+        def distance(world: World) -> int:
+            missing = sum((Counter(world.piles[seat]) - shown).values())
+            return missing + abs(len(cards) - len(world.piles[seat]) - world.held[seat])
+
+        world = min(worlds, key=distance)
+        missing = sorted((Counter(world.piles[seat]) - shown).elements())
+        should = len(world.piles[seat]) + world.held[seat]
+        if missing:
+            return (f"seat {seat}'s spread lacks {cards_words(missing, self.book)} that its "
+                    f"discard pile holds")
+        if len(cards) != should:
+            return (f"seat {seat} shows {plural(len(cards), 'card')}; its discard pile and hand "
+                    f"hold {should}")
+        extra = sorted(name for name in (shown - Counter(world.piles[seat])).elements()
+                       if self.book.card(name).kind is Kind.CHAOS
+                       and name not in world.unseen)
+        return (f"seat {seat} shows {cards_words(extra, self.book)} that its pile and hand "
+                "could not hold: it lies on another discard pile")
+
+    def _agrees_with_count(self, view: TableView) -> bool:
+        """True if a table seen after the game was scored shows the same count."""
+        counted = self._count(view)
+        return not isinstance(counted, Verdict) and counted[0] == self.scoring
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -703,6 +852,17 @@ class Referee:
         on_turn = self.seat if self.stage not in (Stage.END, Stage.DONE) else None
         return Verdict("illegal", on_turn, on_turn, reason=reason, instructions=said)
 
+    def _followed(self, advanced: tuple[frozenset[Step], bool]) -> frozenset[Step]:
+        """The steps ``advance`` found; when it had to let some go, every seat whose piles
+        differ among them is marked as guessed (the let go may have been the truth)."""
+        steps, every = advanced
+        if not every:
+            for seat in range(self.seats):
+                if len({world.piles[seat] for world, _ in steps}) > 1:
+                    self.guessed.add(seat)
+            self.guessed.add(self.seat)
+        return steps
+
     def _keep(self, worlds: Iterable[World]) -> Worlds:
         """The worlds the referee can afford to keep; seats whose piles differ among the
         worlds let go are marked as guessed, so the final count says so."""
@@ -731,16 +891,36 @@ class Referee:
             if seat == self.seat or shown is None:
                 continue
             narrowed = fitting(self.worlds, seat, shown)
+            if not narrowed and seat in self.guessed:
+                # A pile the referee could not follow every way: it is as it shows.
+                narrowed = frozenset(world.with_pile(seat, shown) for world in self.worlds)
             if not narrowed:
                 return f"seat {seat}'s discard pile changed, but it is seat {self.seat}'s turn"
             self.worlds = narrowed
         return None
 
+    def _on_every_pile(self) -> list[str]:
+        """The cards every world has on the discard piles: cards the table shows (each pile's
+        top, and what lies under it as far as the referee is sure)."""
+        sure: list[str] = []
+        for seat in range(self.seats):
+            piles = iter({world.piles[seat] for world in self.worlds})
+            common = Counter(next(piles, ()))
+            for pile in piles:
+                common &= Counter(pile)
+            sure.extend(common.elements())
+        return sure
+
     def _impossible_cards(self, cards: list[str]) -> str | None:
+        over = self._over_copies(cards)
+        return None if over is None else over[1]
+
+    def _over_copies(self, cards: list[str]) -> tuple[str, str] | None:
+        """The first card the table shows more copies of than the deck has, and why."""
         in_deck = Counter(self.book.full_deck())
         for name, count in sorted(Counter(cards).items()):
             if count > in_deck[name]:
-                return f"the table shows {count} x {name}; the deck has {in_deck[name]}"
+                return name, f"the table shows {count} x {name}; the deck has {in_deck[name]}"
         return None
 
     def _total(self, pile: Pile) -> int:

@@ -46,7 +46,8 @@ class Scoring:
     ranking: tuple[tuple[int, ...], ...]
     """Places from first to last; seats sharing a place are tied all the way down."""
     decided_by: str
-    """What separated the winner(s) from the next place: "total", "cards", "4s", ... or "shared"."""
+    """What separated the winner from the next place: "total", "cards", "4s", ...; "shared"
+    when more than one seat wins (``winners`` names them)."""
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -82,8 +83,8 @@ def score_table(seats: Sequence[Sequence[int]]) -> Scoring:
 
 
 def _decided_by(scores: tuple[SeatScore, ...], places: list[list[int]]) -> str:
-    if len(places) == 1:
-        return "shared"
+    if len(places[0]) > 1:
+        return "shared"  # whatever set the sharers apart from the rest, no level decided
     names = ["total", "cards", *(f"{value}s" for value in TIE_BREAK_VALUES)]
     first, second = scores[places[0][0]].key, scores[places[1][0]].key
     level = next(index for index, (a, b) in enumerate(zip(first, second, strict=True)) if a != b)

@@ -2,7 +2,8 @@
 
 The rendered camera and the tests use this to show a referee a table that follows a known game:
 the set-up line, the table after each build, each roll of the dice, the table after each ride or
-pass, the table when each turn is complete, and finally the spread hands.
+pass, the table when each turn is complete, and finally the final count: the railway cleared
+away and every player's cards (discard pile and hand) spread out.
 """
 
 from __future__ import annotations
@@ -42,5 +43,8 @@ def table_lines(game: GameState, every_card: bool = False) -> list[dict[str, Any
         if isinstance(move, Discard) and (replay.seat != seat or replay.over):
             lines.append({"done": True, "seat": seat})  # the seat's button: all cards down
     if replay.over:
-        lines.append({"hands": [list(hand) for hand in replay.hands], **shown})
+        spread = [sorted((*pile, *hand)) for pile, hand in zip(replay.discards, replay.hands,
+                                                                strict=True)]
+        empty: list[list[str]] = [[] for _ in spread]
+        lines.append({"railway": [], "train": 0, "discard": empty, "spread": spread})
     return lines

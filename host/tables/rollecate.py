@@ -98,11 +98,10 @@ def describe_scoring(scoring: Scoring) -> str:
         tied = " (tied)" if len(seats) > 1 else ""
         lines.append(f"{place}. " + ", ".join(f"seat {seat}" for seat in seats) + tied)
     winners = " and ".join(f"seat {seat}" for seat in scoring.winners)
-    if len(scoring.ranking) == 1:
+    if len(scoring.winners) > 1:
         lines.append(f"winners: {winners} share the win (tied all the way)")
     else:
-        verb = "share the win" if len(scoring.winners) > 1 else "wins"
-        lines.append(f"{winners} {verb} (decided by {scoring.decided_by})")
+        lines.append(f"{winners} wins (decided by {scoring.decided_by})")
     return "\n".join(lines)
 
 
@@ -135,22 +134,24 @@ def scenes_of(lines: list[dict[str, Any]]) -> list[Scene]:
             scenes[-1] = Scene(last.view, (*last.events, line))
             continue
         view = camera_view(line)
-        if not scenes or view != scenes[-1].view:
+        if "spread" in line and not any(line["spread"]):
+            # Nothing to spread (every pile and hand empty): the camera sees no change, and
+            # a seat's button ends the game.
+            scenes[-1] = Scene(scenes[-1].view, (*scenes[-1].events, {"done": True}))
+        elif not scenes or view != scenes[-1].view:
             scenes.append(Scene(view, ()))
-        elif "hands" in line:  # every hand is empty: nothing to spread, a button ends it
-            scenes[-1] = Scene(view, (*scenes[-1].events, {"done": True}))
     return scenes
 
 
 def camera_view(line: Mapping[str, Any]) -> RollecateObservation:
     """What the camera sees of a table the engine describes: only each pile's top card, and
-    the hands only if some card is spread out."""
-    hands = line.get("hands")
+    at the final count every card spread out (each seat's sorted, as the camera reads them)."""
+    spread = line.get("spread")
     return RollecateObservation(
         railway=tuple(line["railway"]),
         train=int(line["train"]),
         discard=tuple(tuple(pile[-1:]) for pile in line["discard"]),
-        hands=tuple(tuple(hand) for hand in hands) if hands and any(hands) else None,
+        spread=tuple(tuple(sorted(cards)) for cards in spread) if spread is not None else None,
     )
 
 
