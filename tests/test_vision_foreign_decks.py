@@ -197,11 +197,16 @@ def test_a_sheet_of_cards_in_reading_order_enrolls_without_markers(tmp_path: Pat
     assert len(named) >= 2 and set(named) <= set(names)
 
 
-@pytest.mark.parametrize("deck", ["express", "trainline"])
+@pytest.mark.parametrize("deck", ["trainline", "my-game.json"])
 def test_a_deck_without_references_says_to_enroll_it_in_one_line(
         deck: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Train Line's cards have no faces of ours; a user's own deck file has none either."""
+    (tmp_path / "my-game.json").write_text(json.dumps(
+        {"deck": "my-game", "title": "My Game", "card_mm": [57, 89],
+         "cards": [{"name": "1", "number": 1}, {"name": "2", "number": 2}]}))
     image = np.full((100, 100, 3), 90, np.uint8)
     cv2.imwrite(str(tmp_path / "x.png"), image)
-    assert main(["vision", "identify", "--deck", deck, str(tmp_path / "x.png")]) == 2
+    argument = str(tmp_path / deck) if deck.endswith(".json") else deck
+    assert main(["vision", "identify", "--deck", argument, str(tmp_path / "x.png")]) == 2
     error = capsys.readouterr().err
-    assert error.count("\n") == 1 and "enroll" in error and deck in error
+    assert error.count("\n") == 1 and "enroll" in error and deck.removesuffix(".json") in error

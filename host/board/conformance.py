@@ -13,6 +13,7 @@ import contextlib
 import json
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -128,6 +129,8 @@ FAIRNESS_ROLLS = {"d6": 100, "wheel": 50, "doors": 50}
 FAIRNESS_ALPHA = 0.001
 #: How long to wait for any one reply.
 REPLY_S = 3.0
+#: How long a roll's dice take to reach the LEDs (a frame every 40 ms; later on a busy board).
+DICE_SHOWN_S = 0.5
 
 
 class CheckFailed(Exception):
@@ -328,6 +331,11 @@ class BoardCheck:
         for kind in sorted(dice.FACES):
             for count in range(1, dice.MAX_DICE + 1):
                 self._roll(kind, count)
+            # A busy board draws its LEDs only once the requests stop: give it the time to
+            # show the last dice, so a board that dies drawing them fails here, not later.
+            time.sleep(DICE_SHOWN_S)
+            reply, _ = self._ok({"t": "ping"})
+            need(reply["t"] == "pong", f"after showing {kind} dice, ping answered {reply}")
         self._refused({"t": "roll", "dice": "d6", "n": 0})
         self._refused({"t": "roll", "dice": "d6", "n": dice.MAX_DICE + 1})
         self._refused({"t": "roll", "dice": "d20", "n": 1})
