@@ -27,12 +27,12 @@ from vision.identify import References, rendered_references
 from vision.imaging import read_image, write_image
 from vision.pipeline import Pipeline
 from vision.printing import write_deck, write_markers
-from vision.readings import Observation, Zones
+from vision.readings import Zones
 from vision.recognize import WEBCAM_ASSUMPTION, CardReferences, load_references, too_alike
 from vision.rollecate_zones import RollecateZones
 from vision.scene import DIFFICULTIES, render_table
-from vision.stabilizer import Stabilizer
 from vision.trains_zones import TrainsZones
+from vision.watcher import TableWatcher
 
 DECKS = ("trains", "rollecate", "express")
 """Decks Conductor draws faces for (others can be enrolled from photos)."""
@@ -177,19 +177,19 @@ def _watch(args: argparse.Namespace) -> int:
     references = _references(args)
     pipeline = Pipeline(deck=references.deck, zones=_zones(references.deck, args.players),
                         references=references)
-    stabilizer: Stabilizer[Observation] = Stabilizer()
+    watcher = TableWatcher(pipeline)
     display = bool(os.environ.get("DISPLAY")) and not args.out
     out: Path = args.out or Path("vision-watch")
     shown = 0
     for index, frame in enumerate(frames):
         if args.frames is not None and index >= args.frames:
             break
-        reading = pipeline.read(frame.image)
-        event = stabilizer.feed(frame.timestamp, reading.observation)
+        reading, event = watcher.read(frame.timestamp, frame.image)
         if event is not None:
             print(json.dumps({"t": round(frame.timestamp, 3), "observation": event.to_json()}),
                   flush=True)
-        picture = annotate(frame.image, reading)
+        # A frame with something moving over the table is not read: shown as it is.
+        picture = frame.image if reading is None else annotate(frame.image, reading)
         if display:
             cv2.imshow("conductor vision watch", picture)
             if cv2.waitKey(1) & 0xFF in (ord("q"), 27):
