@@ -23,40 +23,16 @@ from host.jsonl import loads
 from host.trains.observation import TrainsObservation
 from vision.annotate import annotate
 from vision.camera import CameraFrame, RenderedCamera, VideoCamera
-from vision.identify import References, rendered_references
+from vision.deck_references import DECKS, deck_references
 from vision.imaging import read_image, write_image
 from vision.pipeline import Pipeline
 from vision.printing import write_deck, write_markers
 from vision.readings import Zones
-from vision.recognize import WEBCAM_ASSUMPTION, CardReferences, load_references, too_alike
+from vision.recognize import WEBCAM_ASSUMPTION, CardReferences, too_alike
 from vision.rollecate_zones import RollecateZones
 from vision.scene import DIFFICULTIES, render_table
 from vision.trains_zones import TrainsZones
 from vision.watcher import TableWatcher
-
-DECKS = ("trains", "rollecate", "express")
-"""Decks Conductor draws faces for (others can be enrolled from photos)."""
-
-
-def _references(args: argparse.Namespace) -> References | CardReferences:
-    """The references for ``--deck`` (a name or a deck file): ``--references``, or our own
-    faces of a shipped deck we draw; any other deck must be enrolled first."""
-    deck = deck_from(args.deck)
-    if args.references is not None:
-        try:
-            references = load_references(args.references)
-        except (BadInputError, EOFError, OSError, ValueError):
-            raise BadInputError(f"cannot read references {args.references}: not a references "
-                                "file (conductor vision enroll makes one)") from None
-        if references.deck != deck.name:
-            raise BadInputError(f"{args.references} holds deck {references.deck!r}, "
-                                f"not {deck.name!r}")
-        return references
-    if deck.name in DECKS and not Path(args.deck).is_file():
-        return rendered_references(deck.name)
-    raise BadInputError(f"deck {deck.name!r} has no references: enroll it first "
-                        f"(conductor vision enroll {args.deck} PICTURES/) and pass "
-                        f"--references")
 
 
 def _image_file(path: Path) -> Path:
@@ -123,7 +99,7 @@ def _report(faces: CardReferences, deck: str, cards: list[str]) -> None:
 
 def _identify(args: argparse.Namespace) -> int:
     images = [read_image(path) for path in args.images]  # a bad picture fails before any work
-    references = _references(args)
+    references = deck_references(args.deck, args.references)
     pipeline = Pipeline(deck=references.deck, references=references)
     results: list[dict[str, Any]] = []
     for path, image in zip(args.images, images, strict=True):
@@ -174,7 +150,7 @@ def _frames(source: str) -> Iterable[CameraFrame]:
 
 def _watch(args: argparse.Namespace) -> int:
     frames = _frames(args.camera)  # a camera that is not there fails before any work
-    references = _references(args)
+    references = deck_references(args.deck, args.references)
     pipeline = Pipeline(deck=references.deck, zones=_zones(references.deck, args.players),
                         references=references)
     watcher = TableWatcher(pipeline)
