@@ -252,6 +252,12 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
             *[["vision", "watch", "--camera", "99", option, value, "--out", str(out)]
               for option in ("--frames", "--players") for value in values],
         ],
+        ("vision", "calibrate"): [
+            *[["vision", "calibrate", "--camera", path, "--out", str(out / "calibration.json")]
+              for path in paths],
+            *[["vision", "calibrate", "--camera", "rendered", "--out", path] for path in paths
+              if Path(path).is_dir() or path == "/dev/full"],
+        ],
         ("vision", "render"): [
             *[["vision", "render", str(out / "render.png"), "--observation", text]
               for text in json_texts],

@@ -16,12 +16,13 @@ from typing import Any
 import cv2
 
 from host.arguments import count as frame_count
-from host.arguments import seed
+from host.arguments import data_folder, seed
 from host.deck import deck_from
 from host.errors import BadInputError
 from host.jsonl import loads
 from host.trains.observation import TrainsObservation
 from vision.annotate import annotate
+from vision.calibration import calibrate
 from vision.camera import CameraFrame, RenderedCamera, VideoCamera
 from vision.deck_references import DECKS, deck_references
 from vision.imaging import read_image, write_image
@@ -148,6 +149,29 @@ def _frames(source: str) -> Iterable[CameraFrame]:
     return VideoCamera(path)
 
 
+def _calibrate(args: argparse.Namespace) -> int:
+    if args.camera == "rendered":  # an empty rendered table, to try the command without one
+        image = render_table(TrainsObservation(((), (), ()), (), ()), 1, "easy")[0]
+    else:
+        frame = next(iter(_frames(args.camera)), None)
+        if frame is None:
+            raise BadInputError(f"camera {args.camera!r} gave no frames")
+        image = frame.image
+    seen = calibrate(image)
+    out: Path = args.out or data_folder() / "calibration.json"
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(seen, indent=1) + "\n", "utf-8")
+    except OSError as error:
+        raise BadInputError(f"cannot write {out}: {error.strerror}") from None
+    width, height = seen["resolution"]
+    print(f"{width} x {height} pixels; markers {'found' if seen['markers_found'] else 'NOT found'}"
+          f"; cloth colour (BGR) {seen['cloth_bgr']}; light unevenness "
+          f"{seen['light_unevenness']:.0%}; written to {out} (recorded only: the recognizer "
+          "does not use it yet)")
+    return 0
+
+
 def _watch(args: argparse.Namespace) -> int:
     frames = _frames(args.camera)  # a camera that is not there fails before any work
     references = deck_references(args.deck, args.references)
@@ -247,6 +271,15 @@ def register(commands: Any) -> None:
             parser.add_argument("--frames", type=frame_count, default=None,
                                 help="stop after N frames")
             parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
+
+    calibrate_parser = sub.add_parser(
+        "calibrate", help="look at the empty table once and record its cloth and light")
+    calibrate_parser.add_argument("--camera", default="0",
+                                  help="camera index, video file, or 'rendered' (default 0)")
+    calibrate_parser.add_argument("--out", type=Path, default=None,
+                                  help="JSON file (default: calibration.json in the per-user "
+                                       "data folder)")
+    calibrate_parser.set_defaults(run=_calibrate)
 
     render = sub.add_parser("render", help="render a seeded photograph of a Game of Trains table")
     render.add_argument("out", type=Path, help="image file to write")
