@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+import sys
+from pathlib import Path
 
 MAX_PACE_SECONDS = 60.0
 """The longest wait between a demo's turns (longer is a typo, not a wish)."""
@@ -62,3 +65,14 @@ def count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"a count is a whole number from 0, not {text}")
     return value
+
+
+def data_folder() -> Path:
+    """The per-user data folder, by the platform's custom: the default home of the journal
+    and of what ``vision calibrate`` records."""
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming")) / "Conductor"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "Conductor"
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "conductor"

@@ -25,7 +25,9 @@ from host.context import AppContext
 from host.errors import BadInputError
 from host.games import offering, table_game
 from host.journal import Access, DamagedGame, Journal, default_path
+from host.table_game import PHOTO_SUFFIXES
 from host.web.server import Address, WebView
+from vision.deck_references import DeckReferences, game_references
 
 #: Modules that add their own sub-commands (each has ``register(subcommands)``).
 COMMAND_MODULES: tuple[str, ...] = ("host.board.cli", "vision.cli")
@@ -90,10 +92,18 @@ def _demo(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     game = table_game(args.game)
     game.check_seats(args.players, args.first)
+    references = _deck_options(args)  # an unenrolled deck fails before the camera opens
     if args.board == "auto":
         _find_board_or_hint()
     with _app(args) as app:
-        return table_runner.play(game, players=args.players, first=args.first, app=app)
+        return table_runner.play(game, players=args.players, first=args.first, app=app,
+                                 references=references)
+
+
+def _deck_options(args: argparse.Namespace) -> DeckReferences | None:
+    """The references ``--deck`` and ``--references`` give for the game's cards (None:
+    Conductor's own faces)."""
+    return game_references(args.game, args.deck, args.references)
 
 
 def _find_board_or_hint() -> None:
@@ -192,7 +202,22 @@ def _score(args: argparse.Namespace) -> int:
                             "from a JSON file")
     if args.players is not None:
         game.check_seats(args.players, 0)
-    return game.score(args.file, args.json, sys.stdout, args.players)
+    references = None
+    if args.deck is not None or args.references is not None:
+        if not game.photo_scoring or args.file.suffix.lower() not in PHOTO_SUFFIXES:
+            raise BadInputError("--deck and --references are for a photo of the table "
+                                f"({', '.join(PHOTO_SUFFIXES)})")
+        references = _deck_options(args)
+    return game.score(args.file, args.json, sys.stdout, args.players, references)
+
+
+def _deck_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--deck", default=None,
+                        help=f"{what}: the game's deck name or your deck file (default: "
+                             "the game's own deck)")
+    parser.add_argument("--references", type=Path, default=None,
+                        help="your deck's enrolled references (conductor vision enroll; "
+                             "default: Conductor's own printed faces)")
 
 
 def _web_options(parser: argparse.ArgumentParser) -> None:
@@ -259,6 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--board", default="auto", help="auto (find it by USB id), sim, none, or a serial port"
     )
     play.add_argument("--db", type=Path, help="the journal file (default: per-user data folder)")
+    _deck_arguments(play, "the cards on the table")
     _web_options(play)
     play.set_defaults(run=_play)
 
@@ -298,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--json", action="store_true", help="print JSON instead of text")
     score.add_argument("--players", type=seats,
                        help="seats at the table, for a photo (default: the edges cards lie along)")
+    _deck_arguments(score, "the cards in a photo")
     score.set_defaults(run=_score)
 
     for name in COMMAND_MODULES:

@@ -10,9 +10,7 @@ killing the process at any moment leaves a consistent file; resuming replays the
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from host.arguments import data_folder
 from host.errors import BadInputError
 
 SCHEMA_VERSION = 1
@@ -111,13 +110,7 @@ class GameSummary:
 
 def default_path() -> Path:
     """Where the journal lives unless ``--db`` says otherwise, by the platform's custom."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
-        return base / "Conductor" / "games.sqlite"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "Conductor" / "games.sqlite"
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "conductor" / "games.sqlite"
+    return data_folder() / "games.sqlite"
 
 
 class Access(Enum):

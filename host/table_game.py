@@ -19,6 +19,7 @@ from host.referee import TableReferee
 
 if TYPE_CHECKING:  # the recognizer (OpenCV) loads only for a game played through the camera
     from vision.camera import TableObservation
+    from vision.deck_references import DeckReferences
     from vision.pipeline import Pipeline
 
 R = TypeVar("R", bound=TableReferee)
@@ -95,8 +96,9 @@ def opening_seats(opening: Mapping[str, Any], check_seats: Callable[[int, int], 
     return seats, first
 
 
-Score = Callable[[Path, bool, TextIO, "int | None"], int]
-"""Scores an end-of-game table file (``path``, ``as_json``, ``out``, ``players``)."""
+Score = Callable[[Path, bool, TextIO, "int | None", "DeckReferences | None"], int]
+"""Scores an end-of-game table file (``path``, ``as_json``, ``out``, ``players``, and the
+references a photo's cards are read with: None for Conductor's own faces)."""
 
 
 @dataclass(frozen=True)
@@ -113,8 +115,9 @@ class TableGame(Generic[R]):
     """Opens the game's referee on its opening line."""
     referee_file: Callable[[Path, TextIO], int]
     """``conductor referee``: judge a recorded file, one verdict per line."""
-    pipeline: Callable[[int], Pipeline] | None = None
-    """The recognizer reading this game's table for so many players (None: no camera yet)."""
+    pipeline: Callable[[int, DeckReferences | None], Pipeline] | None = None
+    """The recognizer reading this game's table for so many players, with the players' own
+    enrolled deck's references (None: Conductor's faces) (no pipeline: no camera yet)."""
     inputs: GameInputs | None = None
     """Inputs besides the camera (None: the camera alone)."""
     dice: str | None = None

@@ -23,6 +23,7 @@ from host.session import Session
 from host.table_game import DemoTable, Scene, TableGame
 from host.table_loop import BoardInput, TableLoop, TableSeen
 from vision.camera import CameraFrame, RenderedCamera
+from vision.deck_references import DeckReferences
 
 Game = TableGame[Any]
 
@@ -49,14 +50,16 @@ def demo(game: Game, seed: int, players: int, app: AppContext) -> int:
     return _run_demo(game, table, 0, session, app, seed)
 
 
-def play(game: Game, players: int, first: int, app: AppContext) -> int:
-    """Referee a real table through the camera: the first settled table is the opening."""
+def play(game: Game, players: int, first: int, app: AppContext,
+         references: DeckReferences | None = None) -> int:
+    """Referee a real table through the camera (its cards read with ``references``, None for
+    Conductor's own faces): the first settled table is the opening."""
     if game.pipeline is None:
         raise BadInputError(f"{game.title} has no play yet: the camera cannot read its table")
     game.check_seats(players, first)
     opener = open_camera(app.camera)
     with board_lights(app.board, app.say) as lights:
-        return play_at_table(game, players, first, app, opener, lights)
+        return play_at_table(game, players, first, app, opener, lights, references=references)
 
 
 def resume(game: Game, game_id: int, app: AppContext) -> int:
@@ -170,7 +173,7 @@ def _run_demo(game: Game, table: DemoTable, start: int, session: Session[Any],
         else:
             assert game.pipeline is not None  # a game with a demo has a camera
             players = session.referee.turn_indicator().seats
-            feed = CameraFeed(game.pipeline(players), app.web)
+            feed = CameraFeed(game.pipeline(players, None), app.web)
             started = time.monotonic()
             watch_scenes(game, table, table.scenes[start:], feed, loop, seed,
                          realtime=app.web is not None)
@@ -227,7 +230,8 @@ def _table_loop(game: Game, session: Session[Any], app: AppContext,
 
 def play_at_table(game: Game, players: int, first: int, app: AppContext,
                   opener: Callable[[], Iterable[CameraFrame]], lights: BoardLights | None,
-                  resumed: Session[Any] | None = None) -> int:
+                  resumed: Session[Any] | None = None,
+                  references: DeckReferences | None = None) -> int:
     """``play`` with its camera and board opened, to the win or the end of the video: the
     first settled table starts the game, unless a ``resumed`` one goes on from its journal."""
     settings = {"mode": "table", "camera": app.camera, "board": app.board}
@@ -241,7 +245,7 @@ def play_at_table(game: Game, players: int, first: int, app: AppContext,
         return session
 
     assert game.pipeline is not None
-    feed = CameraFeed(game.pipeline(players), app.web)
+    feed = CameraFeed(game.pipeline(players, references), app.web)
     loop = play_table(
         session_for=session_for if resumed is None else None,
         make_loop=lambda session: _table_loop(game, session, app, lights, at_table=True),

@@ -191,6 +191,10 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
                "--board", "none", "--db", journal] for value in values],
             *[["play", "rollecate", "--players", "3", "--camera", "99", "--board", "none",
                "--db", path] for path in paths],
+            *[["play", game, "--players", "3", "--deck", value, "--camera", "99", "--board",
+               "none", "--db", journal] for game in offering("play") for value in values],
+            *[["play", "express", "--players", "3", "--references", path, "--camera", "99",
+               "--board", "none", "--db", journal] for path in paths],
         ],
         ("games",): [["games", "--db", path] for path in paths],
         ("export",): [
@@ -213,6 +217,11 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
             *[["score", game, path] for game in offering("score") for path in paths],
             *[["score", "rollecate", str(files["binary-photo"]), "--players", value]
               for value in values],
+            *[["score", game, str(files["binary-photo"]), "--deck", value]
+              for game in offering("score") for value in values],
+            *[["score", game, str(files["binary-photo"]), "--references", path]
+              for game in offering("score") for path in paths],
+            ["score", "rollecate", str(files["nan"]), "--deck", "rollecate"],
         ],
         ("board", "sim"): [["board", "sim", "--board-id", value] for value in values],
         ("board", "monitor"): [
@@ -242,6 +251,12 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
               for path in paths],
             *[["vision", "watch", "--camera", "99", option, value, "--out", str(out)]
               for option in ("--frames", "--players") for value in values],
+        ],
+        ("vision", "calibrate"): [
+            *[["vision", "calibrate", "--camera", path, "--out", str(out / "calibration.json")]
+              for path in paths],
+            *[["vision", "calibrate", "--camera", "rendered", "--out", path] for path in paths
+              if Path(path).is_dir() or path == "/dev/full"],
         ],
         ("vision", "render"): [
             *[["vision", "render", str(out / "render.png"), "--observation", text]

@@ -64,3 +64,24 @@ def test_a_photo_without_the_table_markers_or_a_file_is_a_one_line_error(
     assert capsys.readouterr().err.count("\n") == 1
     assert main(["score", "express", str(blank), "--players", "2"]) == 2
     assert "markers" in capsys.readouterr().err
+
+
+def test_the_deck_options_read_the_photo_or_say_in_one_line_what_is_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = tmp_path / "end.png"
+    write_image(photo, render_final_count(SEATS, 3))
+    # The shipped deck, named: read with Conductor's own faces, as without the option.
+    assert main(["score", "rollecate", str(photo), "--deck", "rollecate", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == _expected(SEATS)
+    # The players' own deck file, with Rollecate's cards but not enrolled yet.
+    shipped = json.loads((Path("host/decks/rollecate.json")).read_text("utf-8"))
+    mine = tmp_path / "my-rollecate.json"
+    mine.write_text(json.dumps({**shipped, "deck": "my-rollecate"}), "utf-8")
+    for deck, said in ((str(mine), "enroll it first"), ("trains", "does not hold Rollecate")):
+        assert main(["score", "rollecate", str(photo), "--deck", deck]) == 2
+        err = capsys.readouterr().err
+        assert said in err and len(err.strip().splitlines()) == 1, err
+    assert main(["play", "rollecate", "--players", "3", "--deck", str(mine), "--camera", "99",
+                 "--board", "none", "--db", str(tmp_path / "games.sqlite")]) == 2
+    assert "enroll it first" in capsys.readouterr().err

@@ -164,3 +164,19 @@ def test_watch_without_a_display_writes_annotated_frames_and_prints_changes(
     change = json.loads(lines[0])
     assert change["observation"]["lines"][0] == [12, 30, 5, 61, 44, 2, 70]
     assert change["t"] >= 0.6
+
+
+def test_calibrate_records_the_empty_table_and_nothing_needs_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "calibration.json"
+    assert main(["vision", "calibrate", "--camera", "rendered", "--out", str(out)]) == 0
+    seen = json.loads(out.read_text("utf-8"))
+    assert seen["resolution"] == [1280, 720] and seen["markers_found"] is True
+    # The rendered cloth is brown-orange: red over blue, and the light falls unevenly.
+    blue, _, red = seen["cloth_bgr"]
+    assert red > blue and 0 < seen["light_unevenness"] < 1
+    assert "recorded only" in capsys.readouterr().out
+    photo = tmp_path / "cards.png"
+    write_image(photo, np.zeros((50, 60, 3), np.uint8))
+    assert main(["vision", "calibrate", "--camera", str(photo), "--out", str(out)]) == 0
+    assert json.loads(out.read_text("utf-8"))["markers_found"] is False

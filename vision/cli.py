@@ -16,47 +16,24 @@ from typing import Any
 import cv2
 
 from host.arguments import count as frame_count
-from host.arguments import seed
+from host.arguments import data_folder, seed
 from host.deck import deck_from
 from host.errors import BadInputError
 from host.jsonl import loads
 from host.trains.observation import TrainsObservation
 from vision.annotate import annotate
+from vision.calibration import calibrate
 from vision.camera import CameraFrame, RenderedCamera, VideoCamera
-from vision.identify import References, rendered_references
+from vision.deck_references import DECKS, deck_references
 from vision.imaging import read_image, write_image
 from vision.pipeline import Pipeline
 from vision.printing import write_deck, write_markers
 from vision.readings import Zones
-from vision.recognize import WEBCAM_ASSUMPTION, CardReferences, load_references, too_alike
+from vision.recognize import WEBCAM_ASSUMPTION, CardReferences, too_alike
 from vision.rollecate_zones import RollecateZones
 from vision.scene import DIFFICULTIES, render_table
 from vision.trains_zones import TrainsZones
 from vision.watcher import TableWatcher
-
-DECKS = ("trains", "rollecate", "express")
-"""Decks Conductor draws faces for (others can be enrolled from photos)."""
-
-
-def _references(args: argparse.Namespace) -> References | CardReferences:
-    """The references for ``--deck`` (a name or a deck file): ``--references``, or our own
-    faces of a shipped deck we draw; any other deck must be enrolled first."""
-    deck = deck_from(args.deck)
-    if args.references is not None:
-        try:
-            references = load_references(args.references)
-        except (BadInputError, EOFError, OSError, ValueError):
-            raise BadInputError(f"cannot read references {args.references}: not a references "
-                                "file (conductor vision enroll makes one)") from None
-        if references.deck != deck.name:
-            raise BadInputError(f"{args.references} holds deck {references.deck!r}, "
-                                f"not {deck.name!r}")
-        return references
-    if deck.name in DECKS and not Path(args.deck).is_file():
-        return rendered_references(deck.name)
-    raise BadInputError(f"deck {deck.name!r} has no references: enroll it first "
-                        f"(conductor vision enroll {args.deck} PICTURES/) and pass "
-                        f"--references")
 
 
 def _image_file(path: Path) -> Path:
@@ -123,7 +100,7 @@ def _report(faces: CardReferences, deck: str, cards: list[str]) -> None:
 
 def _identify(args: argparse.Namespace) -> int:
     images = [read_image(path) for path in args.images]  # a bad picture fails before any work
-    references = _references(args)
+    references = deck_references(args.deck, args.references)
     pipeline = Pipeline(deck=references.deck, references=references)
     results: list[dict[str, Any]] = []
     for path, image in zip(args.images, images, strict=True):
@@ -172,9 +149,32 @@ def _frames(source: str) -> Iterable[CameraFrame]:
     return VideoCamera(path)
 
 
+def _calibrate(args: argparse.Namespace) -> int:
+    if args.camera == "rendered":  # an empty rendered table, to try the command without one
+        image = render_table(TrainsObservation(((), (), ()), (), ()), 1, "easy")[0]
+    else:
+        frame = next(iter(_frames(args.camera)), None)
+        if frame is None:
+            raise BadInputError(f"camera {args.camera!r} gave no frames")
+        image = frame.image
+    seen = calibrate(image)
+    out: Path = args.out or data_folder() / "calibration.json"
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(seen, indent=1) + "\n", "utf-8")
+    except OSError as error:
+        raise BadInputError(f"cannot write {out}: {error.strerror}") from None
+    width, height = seen["resolution"]
+    print(f"{width} x {height} pixels; markers {'found' if seen['markers_found'] else 'NOT found'}"
+          f"; cloth colour (BGR) {seen['cloth_bgr']}; light unevenness "
+          f"{seen['light_unevenness']:.0%}; written to {out} (recorded only: the recognizer "
+          "does not use it yet)")
+    return 0
+
+
 def _watch(args: argparse.Namespace) -> int:
     frames = _frames(args.camera)  # a camera that is not there fails before any work
-    references = _references(args)
+    references = deck_references(args.deck, args.references)
     pipeline = Pipeline(deck=references.deck, zones=_zones(references.deck, args.players),
                         references=references)
     watcher = TableWatcher(pipeline)
@@ -271,6 +271,15 @@ def register(commands: Any) -> None:
             parser.add_argument("--frames", type=frame_count, default=None,
                                 help="stop after N frames")
             parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
+
+    calibrate_parser = sub.add_parser(
+        "calibrate", help="look at the empty table once and record its cloth and light")
+    calibrate_parser.add_argument("--camera", default="0",
+                                  help="camera index, video file, or 'rendered' (default 0)")
+    calibrate_parser.add_argument("--out", type=Path, default=None,
+                                  help="JSON file (default: calibration.json in the per-user "
+                                       "data folder)")
+    calibrate_parser.set_defaults(run=_calibrate)
 
     render = sub.add_parser("render", help="render a seeded photograph of a Game of Trains table")
     render.add_argument("out", type=Path, help="image file to write")

@@ -37,6 +37,7 @@ from host.table_game import (
     seats_between,
 )
 from host.turns import turn_words
+from vision.deck_references import DeckReferences
 from vision.express_zones import ExpressZones, seats_seen, with_backs
 from vision.imaging import read_image
 from vision.pipeline import Pipeline
@@ -77,12 +78,14 @@ def transcript(seed: int, players: int, out: TextIO,
     return 0
 
 
-def score(path: Path, as_json: bool, out: TextIO, players: int | None = None) -> int:
+def score(path: Path, as_json: bool, out: TextIO, players: int | None = None,
+          references: DeckReferences | None = None) -> int:
     """Score an end-of-hand table: a description (see docs/express.md), or a photo of every
-    seat's trains, Way Cars and the cards left in hand spread in front of the player."""
+    seat's trains, Way Cars and the cards left in hand spread in front of the player (read
+    with ``references``: None for Conductor's own faces)."""
     cards = standard_cards()
     if path.suffix.lower() in PHOTO_SUFFIXES:
-        table = photo_table(path, players, cards, None if as_json else out)
+        table = photo_table(path, players, cards, None if as_json else out, references)
     else:
         table = load_table(path)
     scores = [score_seat(seat, cards) for seat in table]
@@ -94,11 +97,11 @@ def score(path: Path, as_json: bool, out: TextIO, players: int | None = None) ->
     return 0
 
 
-def photo_table(path: Path, players: int | None, cards: ExpressCards, out: TextIO | None
-                ) -> list[SeatTable]:
+def photo_table(path: Path, players: int | None, cards: ExpressCards, out: TextIO | None,
+                references: DeckReferences | None = None) -> list[SeatTable]:
     """Each seat's table read from a photo of the final count (BadInputError, saying what to
     do, for anything the camera cannot read for sure: a photo is never scored by guess)."""
-    pipeline = Pipeline(deck="express")
+    pipeline = Pipeline(deck="express", references=references)
     image = read_image(path)
     reading = pipeline.read(image)
     if reading.image_to_table is None:
@@ -186,12 +189,14 @@ def ending(referee: ExpressReferee, turns: int) -> list[str]:
             "`conductor score express PHOTO`"]
 
 
-def camera_pipeline(players: int) -> Pipeline:
-    """The recognizer reading an Express table of ``players`` seats, one at each table edge."""
+def camera_pipeline(players: int, references: DeckReferences | None = None) -> Pipeline:
+    """The recognizer reading an Express table of ``players`` seats, one at each table edge
+    (its cards read with ``references``: None for Conductor's own faces)."""
     if players not in SEAT_EDGES:
         raise BadInputError(f"the camera reads Express tables of {min(SEAT_EDGES)} to "
                             f"{max(SEAT_EDGES)} seats, one a table edge")
-    return Pipeline(deck="express", zones=ExpressZones(players, way_car_names(standard_cards())))
+    return Pipeline(deck="express", zones=ExpressZones(players, way_car_names(standard_cards())),
+                    references=references)
 
 
 check_seats = seats_between("Express", MIN_PLAYERS, MAX_PLAYERS)

@@ -32,19 +32,23 @@ from host.table_game import (
     TableGame,
     seats_between,
 )
+from vision.deck_references import DeckReferences
 from vision.imaging import read_image
 from vision.pipeline import Pipeline
 from vision.rollecate_table import START_MARKER_ID
 from vision.rollecate_zones import RollecateZones, spread_cards
 
 
-def score(path: Path, as_json: bool, out: TextIO, players: int | None = None) -> int:
+def score(path: Path, as_json: bool, out: TextIO, players: int | None = None,
+          references: DeckReferences | None = None) -> int:
     """Score an end-of-game table: a JSON file, or a photo of every player's cards spread out
-    in front of them; print the scores, ranking and winner(s)."""
+    in front of them (read with ``references``: None for Conductor's own faces); print the
+    scores, ranking and winner(s)."""
     book = default_book()
     if path.suffix.lower() in PHOTO_SUFFIXES:
         table = [[book.parse(name) for name in cards]
-                 for cards in photo_table(path, players, out if not as_json else None)]
+                 for cards in photo_table(path, players, out if not as_json else None,
+                                                  references)]
         check_possible(table, book)
     else:
         table = parse_table(read_json(path), book)
@@ -56,10 +60,11 @@ def score(path: Path, as_json: bool, out: TextIO, players: int | None = None) ->
     return 0
 
 
-def photo_table(path: Path, players: int | None, out: TextIO | None) -> list[tuple[str, ...]]:
+def photo_table(path: Path, players: int | None, out: TextIO | None,
+                references: DeckReferences | None = None) -> list[tuple[str, ...]]:
     """Each seat's cards read from a photo of the final count (BadInputError, with what to do,
     when a card cannot be read or the seats are unclear: a photo is never scored by guess)."""
-    pipeline = Pipeline(deck="rollecate")
+    pipeline = Pipeline(deck="rollecate", references=references)
     image = read_image(path)
     if out is not None:  # a big photo takes a while: say what is going on
         height, width = image.shape[:2]
@@ -220,7 +225,8 @@ GAME = TableGame[LineReferee](
     check_seats=seats_between("Rollecate", MIN_PLAYERS, MAX_PLAYERS),
     open_referee=open_referee,
     referee_file=referee_file,
-    pipeline=lambda players: Pipeline(deck="rollecate", zones=RollecateZones(players)),
+    pipeline=lambda players, references: Pipeline(deck="rollecate", zones=RollecateZones(players),
+                                                  references=references),
     inputs=INPUTS,
     dice="wheel",
     demo=demo_table,

@@ -1,0 +1,55 @@
+"""The references a recognizer reads a deck with: enrolled ones, or Conductor's own faces.
+
+Shared by every command that takes ``--deck NAME|FILE`` and ``--references FILE``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from host.deck import deck_from, load_deck
+from host.errors import BadInputError
+from vision.identify import References, rendered_references
+from vision.recognize import CardReferences, load_references
+
+DECKS = ("trains", "rollecate", "express")
+"""Decks Conductor draws faces for (others can be enrolled from photos)."""
+
+DeckReferences = References | CardReferences
+"""Our framed faces' windows, or any enrolled deck's whole faces."""
+
+
+def deck_references(deck_name: str, references: Path | None) -> DeckReferences:
+    """The references for a deck (a name or a deck file): the enrolled ``references``, or
+    our own faces of a shipped deck we draw; any other deck must be enrolled first
+    (BadInputError saying how)."""
+    deck = deck_from(deck_name)
+    if references is not None:
+        try:
+            loaded = load_references(references)
+        except (BadInputError, EOFError, OSError, ValueError):
+            raise BadInputError(f"cannot read references {references}: not a references "
+                                "file (conductor vision enroll makes one)") from None
+        if loaded.deck != deck.name:
+            raise BadInputError(f"{references} holds deck {loaded.deck!r}, not {deck.name!r}")
+        return loaded
+    if deck.name in DECKS and not Path(deck_name).is_file():
+        return rendered_references(deck.name)
+    raise BadInputError(f"deck {deck.name!r} has no references: enroll it first "
+                        f"(conductor vision enroll {deck_name} PICTURES/) and pass "
+                        f"--references")
+
+
+def game_references(game_deck: str, deck_name: str | None, references: Path | None
+                    ) -> DeckReferences | None:
+    """The references a game's camera reads ``deck_name`` with, for a game played with the
+    shipped deck ``game_deck`` (None: neither option given, so our own faces). The deck must
+    hold the game's cards, by the same names, or the game could not tell them apart."""
+    if deck_name is None and references is None:
+        return None
+    deck = deck_from(deck_name or game_deck)
+    game = load_deck(game_deck)
+    if {card.name for card in deck.cards} != {card.name for card in game.cards}:
+        raise BadInputError(f"deck {deck.name!r} does not hold {game.title}'s cards "
+                            f"(its deck file must name them as the {game_deck} deck does)")
+    return deck_references(deck_name or game_deck, references)
