@@ -222,6 +222,11 @@ def _render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _camera_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--camera", default="0",
+                        help="camera index, video file, or 'rendered' (default 0)")
+
+
 def register(commands: Any) -> None:
     """Add ``conductor vision ...`` to the command line."""
     vision = commands.add_parser("vision", help="the webcam card recognizer")
@@ -256,15 +261,14 @@ def register(commands: Any) -> None:
         parser.add_argument("--deck", default="trains",
                             help="deck name or deck file (default trains)")
         parser.add_argument("--references", type=Path, default=None,
-                            help="enrolled references (default for trains and rollecate: "
-                                 "Conductor's own faces)")
+                            help="enrolled references (default for a deck Conductor ships: "
+                                 "its own faces)")
         parser.set_defaults(run=run)
         if name == "identify":
             parser.add_argument("images", type=Path, nargs="+", metavar="IMAGE")
             parser.add_argument("--json", action="store_true", help="print JSON")
         else:
-            parser.add_argument("--camera", default="0",
-                                help="camera index, video file, or 'rendered' (default 0)")
+            _camera_option(parser)
             parser.add_argument("--out", type=Path, default=None,
                                 help="folder for annotated frames (default when no display: "
                                      "vision-watch)")
@@ -274,8 +278,7 @@ def register(commands: Any) -> None:
 
     calibrate_parser = sub.add_parser(
         "calibrate", help="look at the empty table once and record its cloth and light")
-    calibrate_parser.add_argument("--camera", default="0",
-                                  help="camera index, video file, or 'rendered' (default 0)")
+    _camera_option(calibrate_parser)
     calibrate_parser.add_argument("--out", type=Path, default=None,
                                   help="JSON file (default: calibration.json in the per-user "
                                        "data folder)")
