@@ -48,6 +48,8 @@ MAX_OVERLAP = 0.25
 """Share of a card's area another accepted card may cover (a pile's cards below the top)."""
 MAX_CANDIDATES = 150
 """Vote peaks examined per frame."""
+WINDOW_CANDIDATES = 40
+"""Fewest vote peaks examined in a window searched again round a change."""
 REFINE_STEPS = ((6.0, 3.0), (3.0, 1.5), (1.5, 0.75), (0.75, 0.4), (0.4, 0.2))
 """Pose search steps (millimetres, degrees), coarse to fine: the first reaches a card whose
 vote peak lies up to 9 mm off its centre."""
@@ -60,8 +62,19 @@ CORNER_MARGIN_MM = 1.5
 """Outline left out at each end of a side, beyond the rounded corner."""
 SAMPLE_MM = 2.5
 """Spacing of the outline's sample points."""
+CHANGE_MARGIN_MM = 4.0
+"""Margin round a changed part of the frame within which a card counts as touched by the
+change (a block's edge, blur)."""
+WINDOW_SLACK_MM = 12.0
+"""Margin of a search window beyond the cards that may touch a change: how far a pose moves
+while it is refined, plus the gradient's reach."""
+WHOLE_TABLE_SHARE = 0.5
+"""Share of the top-down view above which a change is searched as a whole new table."""
 
 Floats = npt.NDArray[np.float32]
+Window = tuple[int, int, int, int]
+"""A rectangle of the top-down view: left, top, right, bottom (pixels, right and bottom
+excluded)."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +132,30 @@ def _rim(card_mm: tuple[float, float], radius_mm: float) -> _Rim:
     return _Rim(np.concatenate(points), np.concatenate(normals), np.concatenate(sides))
 
 
+@dataclass(frozen=True)
+class Changes:
+    """Where a frame changed since the last one searched, in the top-down view: the cards
+    touching it are to be searched again, the rest kept."""
+
+    zone: npt.NDArray[np.bool_]
+    """Pixels of the top-down view that changed (with ``CHANGE_MARGIN_MM`` round them)."""
+    windows: list[Window]
+    """Rectangles of the view to search: every card touching the zone lies wholly inside
+    one."""
+
+    def touches(self, corners_mm: Points) -> bool:
+        """Whether a card (corners in table millimetres) touches the changed zone."""
+        polygon = np.rint((corners_mm + REACH_MM) * TOPDOWN_PX_PER_MM).astype(np.int32)
+        height, width = self.zone.shape
+        left, top = np.clip(polygon.min(axis=0), 0, (width, height))
+        right, bottom = np.clip(polygon.max(axis=0) + 1, 0, (width, height))
+        if right <= left or bottom <= top:
+            return False
+        mask = np.zeros((bottom - top, right - left), np.uint8)
+        cv2.fillConvexPoly(mask, polygon - (left, top), 1)
+        return bool((self.zone[top:bottom, left:right] & (mask > 0)).any())
+
+
 class OutlineFinder:
     """Finds cards of one size on a table seen through a known homography."""
 
@@ -131,17 +168,24 @@ class OutlineFinder:
         self.table_to_view = np.array([[scale, 0, REACH_MM * scale], [0, scale, REACH_MM * scale],
                                        [0, 0, 1]], np.float64)
 
-    def view(self, frame: Image, image_to_table: Matrix) -> Image:
-        """The table seen from straight above (BGR), at ``TOPDOWN_PX_PER_MM``."""
-        return np.asarray(cv2.warpPerspective(frame, self.table_to_view @ image_to_table,
-                                              self.size, flags=cv2.INTER_LINEAR,
+    def view(self, frame: Image, image_to_table: Matrix, window: Window | None = None
+             ) -> Image:
+        """The table seen from straight above (BGR), at ``TOPDOWN_PX_PER_MM`` (``window``:
+        only that rectangle of it)."""
+        left, top, right, bottom = window or (0, 0, *self.size)
+        shift = np.array([[1, 0, -left], [0, 1, -top], [0, 0, 1]], np.float64)
+        return np.asarray(cv2.warpPerspective(frame, shift @ self.table_to_view @ image_to_table,
+                                              (right - left, bottom - top),
+                                              flags=cv2.INTER_LINEAR,
                                               borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
-    def find(self, frame: Image, image_to_table: Matrix, max_overlap: float = MAX_OVERLAP
-             ) -> list[Outline]:
+    def find(self, frame: Image, image_to_table: Matrix, max_overlap: float = MAX_OVERLAP,
+             window: Window | None = None) -> list[Outline]:
         """Every card outline on the table, most complete first, none covering a more
-        complete one by more than ``max_overlap`` of its area."""
-        view = self.view(frame, image_to_table)
+        complete one by more than ``max_overlap`` of its area (``window``: only cards lying
+        wholly inside that rectangle of the top-down view, as ``Changes.windows`` gives)."""
+        left, top = (window or (0, 0))[:2]
+        view = self.view(frame, image_to_table, window)
         gx, gy = _colour_gradient(view)
         magnitude = np.asarray(cv2.magnitude(gx, gy), np.float32)
         edges = magnitude > EDGE_STRENGTH
@@ -153,12 +197,39 @@ class OutlineFinder:
         found: list[Outline] = []
         gradient = np.asarray(cv2.merge([gx, gy]), np.float32)
         for (cx, cy), turn, support in self._refine(gradient, starts):
-            centre = (cx / scale - REACH_MM, cy / scale - REACH_MM)
+            centre = ((cx + left) / scale - REACH_MM, (cy + top) / scale - REACH_MM)
             found.append(Outline(centre, turn % 180.0, support,
                                  card_corners_mm(centre, turn % 180.0, self.card_mm)))
         kept = apart([outline.corners for outline in found],
                      [outline.support for outline in found], self.card_mm, max_overlap)
         return [found[index] for index in kept]
+
+    def changes(self, changed: npt.NDArray[np.bool_], frame_size: tuple[int, int],
+                image_to_table: Matrix) -> Changes | None:
+        """Where a frame changed, from ``changed`` (blocks of the frame, any grid over the
+        whole ``frame_size``); None when so much changed that the whole table is to be
+        searched."""
+        rows, columns = changed.shape
+        block_x, block_y = frame_size[0] / columns, frame_size[1] / rows
+        blocks_to_frame = np.array([[block_x, 0, (block_x - 1) / 2],
+                                    [0, block_y, (block_y - 1) / 2], [0, 0, 1]], np.float64)
+        warped = cv2.warpPerspective(
+            changed.astype(np.uint8) * 255, self.table_to_view @ image_to_table @ blocks_to_frame,
+            self.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        margin = 2 * round(CHANGE_MARGIN_MM * TOPDOWN_PX_PER_MM) + 1
+        spread = np.asarray(cv2.dilate(warped, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (margin, margin))), np.uint8)
+        count, _, stats, _ = cv2.connectedComponentsWithStats((spread > 0).astype(np.uint8))
+        reach = round((float(np.hypot(*self.card_mm)) + WINDOW_SLACK_MM) * TOPDOWN_PX_PER_MM)
+        width, height = self.size
+        windows = [(max(0, int(x) - reach), max(0, int(y) - reach),
+                    min(width, int(x + w) + reach), min(height, int(y + h) + reach))
+                   for x, y, w, h, _ in stats[1:count]]
+        windows = _merged(windows)
+        if sum((right - left) * (bottom - top) for left, top, right, bottom in windows
+               ) > WHOLE_TABLE_SHARE * width * height:
+            return None
+        return Changes(spread > 0, windows)
 
     def _peaks(self, gx: Floats, gy: Floats, magnitude: Floats,
                edges: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
@@ -168,7 +239,7 @@ class OutlineFinder:
             return []
         strength = magnitude[ys, xs]
         nx, ny = gx[ys, xs] / strength, gy[ys, xs] / strength
-        width, height = self.size
+        height, width = edges.shape
         votes = np.zeros(width * height, np.float64)
         scale = TOPDOWN_PX_PER_MM
         for half in (self.card_mm[0] / 2 * scale, self.card_mm[1] / 2 * scale):
@@ -183,7 +254,11 @@ class OutlineFinder:
             cv2.MORPH_RECT, (int(12 * scale) | 1, int(12 * scale) | 1)))
         floor = PEAK_FLOOR
         py, px = np.nonzero((grid >= local) & (grid > floor))
-        order = np.argsort(-grid[py, px])[:MAX_CANDIDATES]
+        # A window examines as many peaks per area as the whole table, but never few: a card
+        # just laid is among the strongest there.
+        share = width * height / (self.size[0] * self.size[1])
+        cap = max(WINDOW_CANDIDATES, round(MAX_CANDIDATES * share))
+        order = np.argsort(-grid[py, px])[:cap]
         return [(int(px[i]), int(py[i])) for i in order]
 
     def _angles(self, peak: tuple[int, int], angles: Floats, magnitude: Floats,
@@ -272,19 +347,34 @@ class OutlineFinder:
                 for c, t, s in zip(centres[good], turns[good], support[good], strict=True)]
 
 
+def _merged(windows: list[Window]) -> list[Window]:
+    """Rectangles joined wherever they overlap, so no card is searched for twice."""
+    for first, a in enumerate(windows):
+        for second in range(first + 1, len(windows)):
+            b = windows[second]
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                rest = [w for index, w in enumerate(windows) if index not in (first, second)]
+                return _merged([*rest, (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]),
+                                        max(a[3], b[3]))])
+    return windows
+
+
 def _distinct(centres: npt.NDArray[np.float64], turns: npt.NDArray[np.float64],
               support: npt.NDArray[np.float64], reach: float) -> npt.NDArray[np.bool_]:
     """Which poses to keep: of poses that met (within ``reach`` pixels and 3 degrees, modulo
     180), the best supported."""
-    keep = np.ones(len(centres), bool)
     order = np.argsort(-support)
-    for rank, index in enumerate(order):
-        if not keep[index]:
-            continue
-        rest = order[rank + 1:]
-        near = np.hypot(*(centres[rest] - centres[index]).T) <= reach
-        turn = np.abs((turns[rest] - turns[index] + 90.0) % 180.0 - 90.0) <= 3.0
-        keep[rest[near & turn]] = False
+    centres, turns = centres[order], turns[order]
+    near = np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1)) <= reach
+    turn = np.abs((turns[:, None] - turns[None] + 90.0) % 180.0 - 90.0) <= 3.0
+    # Each pose is beaten by any better one that met it and was itself kept.
+    beaten = np.triu(near & turn, 1)
+    kept = np.ones(len(order), bool)
+    for index in range(len(order)):
+        if kept[index]:
+            kept[index + 1:] &= ~beaten[index, index + 1:]
+    keep = np.zeros(len(order), bool)
+    keep[order] = kept
     return keep
 
 
