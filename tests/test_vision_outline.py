@@ -9,9 +9,11 @@ from vision.deck_reader import DeckReader, SeenCard
 from vision.deck_scene import spread_layout
 from vision.imaging import Image, Matrix
 from vision.markers import TableFinder
+from vision.outline import Outline, OutlineFinder
 from vision.recognize import CardReferences
-from vision.scene import Look, difficulty, lay_table, photograph
+from vision.scene import LaidCard, Look, difficulty, lay_table, photograph
 from vision.styles import StyledDeck, styled_deck
+from vision.table import Placement
 
 
 def _references(deck: StyledDeck) -> CardReferences:
@@ -93,3 +95,50 @@ def test_a_card_partly_covered_for_a_moment_is_found_whole_again() -> None:
     assert reader.searched is not None
     assert [name for name, _ in after] == [name for name, _ in before]
     assert len(before) >= len(shown) // 2
+
+
+def _outlines_at(deck: StyledDeck, laid: list[LaidCard], seed: int) -> tuple[
+        list[np.ndarray], list[Outline]]:
+    """The laid cards' centres and the outlines found on their photograph (easy table)."""
+    frame, _ = photograph(lay_table(laid, Look.draw(seed, difficulty("easy")), faces=deck), 0,
+                          hands=0)
+    outlines = OutlineFinder(deck.card_mm).find(frame, _homography(frame), 0.6)
+    return [np.array(card.placement.centre) for card in laid], outlines
+
+
+@pytest.mark.parametrize("seed", [40, 41, 42])
+def test_a_line_of_touching_cards_alike_is_found_card_by_card(seed: int) -> None:
+    """Plain cards laid edge to edge show no edge between them: the line's ends show three
+    sides, the cards between only the two sides the line runs along."""
+    deck = styled_deck("plain", 1)
+    rng = np.random.default_rng(seed)
+    width = deck.card_mm[0]
+    start = rng.uniform((200, 250), (330, 450))
+    turn = float(rng.uniform(-20, 20))
+    step = np.array([np.cos(np.radians(turn)), np.sin(np.radians(turn))]) * width
+    names = [card.id for card in deck.deck.cards]
+    laid = [LaidCard(names[index], Placement(tuple(start + index * step), turn))
+            for index in range(6)]
+    centres, outlines = _outlines_at(deck, laid, seed)
+    for centre in centres:
+        assert min(np.hypot(*(np.array(o.centre) - centre)) for o in outlines) < 4, seed
+    # Nothing beyond the line's ends, where its sides stop.
+    beyond = [start - step, start + 6 * step]
+    assert all(np.hypot(*(np.array(o.centre) - spot)) > width / 2 for o in outlines
+               for spot in beyond), seed
+
+
+def test_a_loose_card_on_a_busy_cloth_is_found_whatever_its_turn() -> None:
+    """Rollecate's track cards on a wood cloth: the cloth's grain swamps the edge directions
+    round a card, and the rails and sleepers pull its vote peak off centre. (Its broken
+    track cards, brown on the brown cloth, show too little of their outline still.)"""
+    deck = styled_deck("rollecate", 1)
+    names = [card.id for card in deck.deck.cards if "broken" not in card.id]
+    laid = [LaidCard(names[index % len(names)],
+                     Placement((180.0 + 180 * (index % 4), 200.0 + 260 * (index // 4)),
+                               23.0 + 37 * index)) for index in range(8)]
+    for seed in (301, 303, 307):
+        centres, outlines = _outlines_at(deck, laid, seed)
+        found = sum(min((np.hypot(*(np.array(o.centre) - centre)) for o in outlines),
+                        default=np.inf) < 4 for centre in centres)
+        assert found >= 7, (seed, found)

@@ -18,6 +18,7 @@ The markers give the table plane, so the frame is looked at from straight above
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -25,7 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.imaging import Image, Matrix, Points
-from vision.table import TABLE_HEIGHT_MM, TABLE_WIDTH_MM
+from vision.markers import MARKER_CENTRES_MM
+from vision.table import MARKER_SIZE_MM, TABLE_HEIGHT_MM, TABLE_WIDTH_MM
 
 TOPDOWN_PX_PER_MM = 0.8
 """Resolution of the top-down view cards are looked for in (identification then reads the
@@ -43,21 +45,33 @@ marker's, must not outweigh the rest of the outline)."""
 MIN_SUPPORT = 0.62
 """Share of a card's outline that must lie on edges."""
 MIN_SIDE_SUPPORT = 0.25
-"""...and of each side: three sides and a line through a card are not a card."""
+"""...and of each side: three sides and a line through a card are not a card..."""
+OPEN_SIDE_SUPPORT = 0.6
+"""...unless each of the three is this well shown (a card touching another alike, whose shared
+side shows no edge)."""
 MAX_OVERLAP = 0.25
 """Share of a card's area another accepted card may cover (a pile's cards below the top)."""
 MAX_CANDIDATES = 150
 """Vote peaks examined per frame."""
 WINDOW_CANDIDATES = 40
 """Fewest vote peaks examined in a window searched again round a change."""
-REFINE_STEPS = ((6.0, 3.0), (3.0, 1.5), (1.5, 0.75), (0.75, 0.4), (0.4, 0.2))
+REFINE_STEPS = ((12.0, 3.0), (6.0, 3.0), (3.0, 1.5), (1.5, 0.75), (0.75, 0.4), (0.4, 0.2))
 """Pose search steps (millimetres, degrees), coarse to fine: the first reaches a card whose
 vote peak lies up to 9 mm off its centre."""
-EARLY_SUPPORT = (0.5, 0.55)
+EARLY_SUPPORT = (0.3, 0.5, 0.55)
 """Support below which a candidate is dropped after the first steps (most vote peaks are the
 crossings of other cards' axes or of the cloth's edges, far from any outline)."""
+ANGLE_SLACK_MM = 4.0
+"""How far from where a side would lie (the peak taken for the centre) an edge may be and
+still tell the card's turn."""
 PEAK_FLOOR = 1.0
 """Smallest (blurred) vote count worth examining; a card's centre gets 2-6."""
+LINE_ROUNDS = 8
+"""How many cards along a line of touching cards are followed from one found."""
+LINE_GAP_MM = 0.7
+"""Gap assumed between touching cards of a line."""
+LINE_SIDE_SUPPORT = 0.6
+"""Support each of the two sides continuing a line needs for a card followed along it."""
 CORNER_MARGIN_MM = 1.5
 """Outline left out at each end of a side, beyond the rounded corner."""
 SAMPLE_MM = 2.5
@@ -193,13 +207,20 @@ class OutlineFinder:
         angles = np.asarray(np.degrees(np.arctan2(gy, gx)) % 90.0, np.float32)
         scale = TOPDOWN_PX_PER_MM
         starts = [(peak, degrees) for peak in peaks
-                  for degrees in self._angles(peak, angles, magnitude, edges)]
+                  for degrees in self._angles(peak, gx, gy, angles, magnitude, edges)]
         found: list[Outline] = []
         gradient = np.asarray(cv2.merge([gx, gy]), np.float32)
-        for (cx, cy), turn, support in self._refine(gradient, starts):
+        cards = self._cards(gradient, starts) if starts else _Poses.none()
+        on_table = cards.centres / scale + np.array([left, top]) / scale - REACH_MM
+        # A marker's white square: three of its sides fit a card's.
+        cards = cards.chosen(np.all([np.hypot(*(on_table - marker).T) >= MARKER_SIZE_MM
+                                     for marker in MARKER_CENTRES_MM.values()], axis=0))
+        cards = cards.joined(self._along_lines(gradient, cards))
+        for (cx, cy), turn, support in zip(cards.centres, cards.turns, cards.support,
+                                           strict=True):
             centre = ((cx + left) / scale - REACH_MM, (cy + top) / scale - REACH_MM)
-            found.append(Outline(centre, turn % 180.0, support,
-                                 card_corners_mm(centre, turn % 180.0, self.card_mm)))
+            found.append(Outline(centre, float(turn) % 180.0, float(support),
+                                 card_corners_mm(centre, float(turn) % 180.0, self.card_mm)))
         kept = apart([outline.corners for outline in found],
                      [outline.support for outline in found], self.card_mm, max_overlap)
         return [found[index] for index in kept]
@@ -261,18 +282,33 @@ class OutlineFinder:
         order = np.argsort(-grid[py, px])[:cap]
         return [(int(px[i]), int(py[i])) for i in order]
 
-    def _angles(self, peak: tuple[int, int], angles: Floats, magnitude: Floats,
-                edges: npt.NDArray[np.bool_]) -> list[float]:
-        """The card's likely turns round a peak: the main edge direction (modulo 90 degrees),
-        with the card's long side either way."""
-        reach = int(0.5 * float(np.hypot(*self.card_mm)) * TOPDOWN_PX_PER_MM) + 2
+    def _angles(self, peak: tuple[int, int], gx: Floats, gy: Floats, angles: Floats,
+                magnitude: Floats, edges: npt.NDArray[np.bool_]) -> list[float]:
+        """The card's likely turns round a peak: the main direction (modulo 90 degrees) of
+        the edges that could be its sides, with the card's long side either way."""
+        scale = TOPDOWN_PX_PER_MM
+        reach = int(0.5 * float(np.hypot(*self.card_mm)) * scale) + 2
         x, y = peak
-        window = (slice(max(0, y - reach), y + reach + 1), slice(max(0, x - reach), x + reach + 1))
-        chosen = edges[window]
-        if not chosen.any():
+        top, left = max(0, y - reach), max(0, x - reach)
+        window = (slice(top, y + reach + 1), slice(left, x + reach + 1))
+        ys, xs = np.nonzero(edges[window])
+        if not len(xs):
             return []
-        histogram = np.bincount(angles[window][chosen].astype(np.int64) % 90,
-                                weights=magnitude[window][chosen], minlength=90)
+        strength = magnitude[window][ys, xs]
+        nx, ny = gx[window][ys, xs] / strength, gy[window][ys, xs] / strength
+        dx, dy = xs + (left - x), ys + (top - y)
+        # A side's pixel lies half the card's width (or height) from the centre along its
+        # gradient, and within the card across it; on a busy cloth most edges round a card do
+        # not, and would swamp the histogram.
+        along, across = np.abs(dx * nx + dy * ny), np.abs(dx * ny - dy * nx)
+        half_width, half_height = (size / 2 * scale for size in self.card_mm)
+        slack = ANGLE_SLACK_MM * scale
+        side = (((np.abs(along - half_width) < slack) & (across < half_height))
+                | ((np.abs(along - half_height) < slack) & (across < half_width)))
+        if side.any():
+            ys, xs, strength = ys[side], xs[side], strength[side]
+        histogram = np.bincount(angles[window][ys, xs].astype(np.int64) % 90,
+                                weights=strength, minlength=90)
         smooth = np.convolve(np.concatenate([histogram[-2:], histogram, histogram[:2]]),
                              np.ones(5), "valid")
         main = float(np.argmax(smooth)) + 0.5
@@ -284,8 +320,8 @@ class OutlineFinder:
                ) -> tuple[Floats, Floats, Floats]:
         """For each pose: how strongly the rim lies on edges running along it (the fit, which
         peaks where the outline sits exactly on the card's edge), the support (share of rim
-        samples on such edges) and the support of its weakest side (``every``: use every so
-        many rim samples). ``gradient``: the view's x and y gradient, two channels."""
+        samples on such edges) and the support of each side (``every``: use every so many rim
+        samples). ``gradient``: the view's x and y gradient, two channels."""
         scale = TOPDOWN_PX_PER_MM
         radians = np.radians(turns).astype(np.float32)
         c, s = np.cos(radians)[:, None], np.sin(radians)[:, None]
@@ -304,47 +340,134 @@ class OutlineFinder:
         fit = (np.minimum(along, FIT_CAP) * aligned).mean(axis=1)
         side = self.rim.side[::every]
         sides = np.stack([on_edge[:, side == k].mean(axis=1) for k in range(4)], axis=1)
-        return fit, on_edge.mean(axis=1), sides.min(axis=1)
+        return fit, on_edge.mean(axis=1), sides
 
-    def _refine(self, gradient: Floats, starts: list[tuple[tuple[int, int], float]]
-                ) -> list[tuple[tuple[float, float], float, float]]:
-        """Each start's pose moved to where the rim lies best on edges; those good enough.
+    def _refine(self, gradient: Floats, centres: npt.NDArray[np.float64],
+                turns: npt.NDArray[np.float64], steps: tuple[tuple[float, float], ...],
+                early: tuple[float, ...] = (), merge: bool = True) -> _Poses:
+        """Each start's pose moved to where the rim lies best on edges, through ``steps``
+        (millimetres, degrees), with its support and each side's.
 
-        All candidates are refined together (one array operation per step); after the first,
-        coarsest step, candidates far from a card's outline are dropped.
+        All candidates are refined together (one array operation per step); after each of
+        the first steps, candidates whose support is under ``early`` are dropped (far from
+        any card's outline), and of poses that met only the best is kept (``merge``; else
+        every start keeps its pose, in order).
         """
-        if not starts:
-            return []
         scale = TOPDOWN_PX_PER_MM
-        centres = np.array([peak for peak, _ in starts], np.float64)
-        turns = np.array([degrees for _, degrees in starts], np.float64)
+        origin = np.arange(len(centres))
         offsets = np.array([-1.0, 0.0, 1.0])
         dx, dy, dt = (grid.ravel() for grid in np.meshgrid(offsets, offsets, offsets,
                                                            indexing="ij"))
-        support: Floats = np.zeros(len(centres), np.float32)
-        for step, (step_mm, step_degrees) in enumerate(REFINE_STEPS):
+        for step, (step_mm, step_degrees) in enumerate(steps):
             count = len(centres)
+            if not count:
+                break
             trial_centres = (centres[:, None, :] + np.stack([dx, dy], axis=1)[None]
                              * step_mm * scale).reshape(-1, 2)
             trial_turns = (turns[:, None] + dt[None] * step_degrees).ravel()
             fits, supports, _ = self._score(gradient, trial_centres, trial_turns,
-                                            3 if step == 0 else 1)
+                                            3 if step_mm >= REFINE_STEPS[0][0] else 1)
             best = np.argmax(fits.reshape(count, -1), axis=1)
             rows = np.arange(count)
             centres = trial_centres.reshape(count, -1, 2)[rows, best]
             turns = trial_turns.reshape(count, -1)[rows, best]
             support = supports.reshape(count, -1)[rows, best]
-            keep = _distinct(centres, turns, fits.reshape(count, -1)[rows, best],
-                             step_mm * scale)
-            if step < len(EARLY_SUPPORT):
-                keep &= support >= EARLY_SUPPORT[step]
-            centres, turns, support = centres[keep], turns[keep], support[keep]
-            if not len(centres):
-                return []
-        _, support, weakest = self._score(gradient, centres, turns)
-        good = (support >= MIN_SUPPORT) & (weakest >= MIN_SIDE_SUPPORT)
-        return [((float(c[0]), float(c[1])), float(t), float(s))
-                for c, t, s in zip(centres[good], turns[good], support[good], strict=True)]
+            keep = (_distinct(centres, turns, fits.reshape(count, -1)[rows, best],
+                              step_mm * scale) if merge else np.ones(count, bool))
+            if step < len(early):
+                keep &= support >= early[step]
+            centres, turns, origin = centres[keep], turns[keep], origin[keep]
+        _, support, sides = self._score(gradient, centres, turns)
+        return _Poses(centres, turns, support, sides, origin)
+
+    def _cards(self, gradient: Floats, starts: list[tuple[tuple[int, int], float]]) -> _Poses:
+        """The starts refined to where a card's outline lies, those good enough."""
+        poses = self._refine(gradient, np.array([peak for peak, _ in starts], np.float64),
+                             np.array([degrees for _, degrees in starts], np.float64),
+                             REFINE_STEPS, EARLY_SUPPORT)
+        weakest, next_weakest = np.sort(poses.sides, axis=1)[:, :2].T
+        # A card at the end of a line of touching cards alike shows no edge where it touches
+        # the next: three sides, each well shown, make a card too.
+        return poses.chosen((poses.support >= MIN_SUPPORT)
+                            & ((weakest >= MIN_SIDE_SUPPORT)
+                               | (next_weakest >= OPEN_SIDE_SUPPORT)))
+
+    def _along_lines(self, gradient: Floats, cards: _Poses) -> _Poses:
+        """Cards touching those found in a line, where the sides they share show no edge
+        (touching cards alike).
+
+        From each card found, across each side, the line is walked card by card: a
+        neighbour laid edge to edge is taken if the two sides continuing the line lie on
+        edges. A walk is kept only if it ends where a line of cards does: at a card whose far
+        side shows, or at a card found already (a cloth's stripes run on past the card's
+        length, and end nowhere in particular).
+        """
+        scale = TOPDOWN_PX_PER_MM
+        width, height = self.card_mm
+        steps = [np.array(normal) * (length + LINE_GAP_MM) * scale for normal, length in
+                 (((0.0, -1.0), height), ((1.0, 0.0), width), ((0.0, 1.0), height),
+                  ((-1.0, 0.0), width))]
+        walks: list[tuple[npt.NDArray[np.float64], float, int, list[_Poses]]] = [
+            (centre, float(turn), side, []) for centre, turn, shown in zip(
+                cards.centres, cards.turns, cards.sides, strict=True)
+            for side in range(4)]
+        taken: list[_Poses] = []
+        for _ in range(LINE_ROUNDS):
+            going = []
+            for centre, turn, side, members in walks:
+                spot = centre + _rotation(turn) @ steps[side]
+                if np.hypot(*(cards.centres - spot).T).min(initial=np.inf) < width / 2 * scale:
+                    taken += members  # the line reached a card found already
+                else:
+                    going.append((spot, turn, side, members))
+            if not going:
+                break
+            poses = self._refine(gradient, np.array([spot for spot, *_ in going]),
+                                 np.array([turn for _, turn, *_ in going]), REFINE_STEPS[-3:],
+                                 merge=False)
+            walks = []
+            for index, (_, _, side, members) in enumerate(going):
+                shown = poses.sides[index]
+                if min(shown[(side + 1) % 4], shown[(side + 3) % 4]) < LINE_SIDE_SUPPORT:
+                    continue  # the line's sides end with no card at its end: not a line
+                walked = [*members, poses.chosen(np.array([index]))]
+                if shown[side] >= LINE_SIDE_SUPPORT:
+                    taken += walked  # the line's last card
+                else:
+                    walks.append((poses.centres[index], float(poses.turns[index]), side,
+                                  walked))
+        return functools.reduce(_Poses.joined, taken, _Poses.none())
+
+
+@dataclass(frozen=True)
+class _Poses:
+    """Card poses in the top-down view (pixels, degrees) with their support."""
+
+    centres: npt.NDArray[np.float64]
+    turns: npt.NDArray[np.float64]
+    support: Floats
+    sides: Floats
+    """Support of each side (top, right, bottom, left of the card as turned)."""
+    origin: npt.NDArray[np.int64]
+    """Index of the start each pose was refined from."""
+
+    @staticmethod
+    def none() -> _Poses:
+        """No poses at all."""
+        return _Poses(np.zeros((0, 2)), np.zeros(0), np.zeros(0, np.float32),
+                      np.zeros((0, 4), np.float32), np.zeros(0, np.int64))
+
+    def chosen(self, which: npt.NDArray[np.bool_] | npt.NDArray[np.int64]) -> _Poses:
+        """Only the poses ``which`` marks."""
+        return _Poses(self.centres[which], self.turns[which], self.support[which],
+                      self.sides[which], self.origin[which])
+
+    def joined(self, other: _Poses) -> _Poses:
+        """These poses, then ``other``'s."""
+        return _Poses(*(np.concatenate([mine, theirs]) for mine, theirs in zip(
+            (self.centres, self.turns, self.support, self.sides, self.origin),
+            (other.centres, other.turns, other.support, other.sides, other.origin),
+            strict=True)))
 
 
 def _merged(windows: list[Window]) -> list[Window]:
