@@ -316,12 +316,13 @@ class OutlineFinder:
         return [main, main + 90.0]
 
     def _score(self, gradient: Floats, centres: npt.NDArray[np.float64],
-               turns: npt.NDArray[np.float64], every: int = 1
+               turns: npt.NDArray[np.float64], every: int = 1, by_side: bool = True
                ) -> tuple[Floats, Floats, Floats]:
         """For each pose: how strongly the rim lies on edges running along it (the fit, which
         peaks where the outline sits exactly on the card's edge), the support (share of rim
         samples on such edges) and the support of each side (``every``: use every so many rim
-        samples). ``gradient``: the view's x and y gradient, two channels."""
+        samples; ``by_side`` False: no sides, an empty array). ``gradient``: the view's x and
+        y gradient, two channels."""
         scale = TOPDOWN_PX_PER_MM
         radians = np.radians(turns).astype(np.float32)
         c, s = np.cos(radians)[:, None], np.sin(radians)[:, None]
@@ -338,6 +339,8 @@ class OutlineFinder:
         aligned = along > ALONG * np.hypot(sx, sy)
         on_edge = aligned & (along > EDGE_STRENGTH)
         fit = (np.minimum(along, FIT_CAP) * aligned).mean(axis=1)
+        if not by_side:
+            return fit, on_edge.mean(axis=1), np.zeros((len(fit), 0), np.float32)
         side = self.rim.side[::every]
         sides = np.stack([on_edge[:, side == k].mean(axis=1) for k in range(4)], axis=1)
         return fit, on_edge.mean(axis=1), sides
@@ -366,7 +369,7 @@ class OutlineFinder:
                              * step_mm * scale).reshape(-1, 2)
             trial_turns = (turns[:, None] + dt[None] * step_degrees).ravel()
             fits, supports, _ = self._score(gradient, trial_centres, trial_turns,
-                                            3 if step_mm >= REFINE_STEPS[0][0] else 1)
+                                            3 if step_mm >= REFINE_STEPS[0][0] else 1, False)
             best = np.argmax(fits.reshape(count, -1), axis=1)
             rows = np.arange(count)
             centres = trial_centres.reshape(count, -1, 2)[rows, best]
