@@ -39,6 +39,8 @@ class CardReading:
     bottom-left (for an unknown card, the top is a guess)."""
     table_corners: Points | None
     """The same corners in table millimetres, when the table was found."""
+    card_mm: tuple[float, float] = (CARD_WIDTH_MM, CARD_HEIGHT_MM)
+    """The card's width and height in millimetres: its deck's (``card_mm`` of the deck file)."""
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -48,8 +50,8 @@ class CardReading:
 
     def card_to_image(self) -> Matrix:
         """Homography from the card's own millimetres (origin top-left) to image pixels."""
-        source = np.array([[0, 0], [CARD_WIDTH_MM, 0], [CARD_WIDTH_MM, CARD_HEIGHT_MM],
-                           [0, CARD_HEIGHT_MM]], np.float32)
+        width, height = self.card_mm
+        source = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
         return np.asarray(cv2.getPerspectiveTransform(source, self.corners.astype(np.float32)),
                           np.float64)
 
