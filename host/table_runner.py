@@ -119,10 +119,13 @@ def _resume_with_events(game: Game, game_id: int, table: DemoTable, session: Ses
         except BadInputError as error:
             raise BadInputError(f"game {game_id}: {error}") from None
         scenes = table.scenes
+    elif settings.get("camera") == "none":
+        # The same game, fed straight so far: the camera shows the rest of it.
+        try:
+            lines, scenes = [], scenes_after_lines(table, lines_left(table.lines, inputs))
+        except BadInputError as error:
+            raise BadInputError(f"game {game_id}: {error}") from None
     else:
-        if settings.get("camera") == "none" and inputs:
-            raise BadInputError(f"game {game_id}: its demo was fed straight to the referee "
-                                "(resume it with --camera none)")
         lines, scenes = [], scenes_left(table.scenes, inputs, game.inputs.is_event)
     app.say(f"Resuming game {game_id} after {session.turns} {game.turn_word}")
     _say(app, game.show(session.referee))
@@ -139,6 +142,23 @@ def lines_left(lines: list[dict[str, Any]], inputs: list[dict[str, Any]]) -> lis
         raise BadInputError("its journal does not follow its seeded demo fed straight to the "
                             "referee (resume it with --camera rendered)")
     return lines[1 + done :]
+
+
+def scenes_after_lines(table: DemoTable, left: list[dict[str, Any]]) -> list[Scene]:
+    """What is left to show through the camera of a demo fed straight to the referee so far
+    (``--camera none``), with ``left`` its lines still to feed: the table it stands at, shown
+    again with only its events not yet fed, then the scenes after it. A demo's lines are its
+    scenes' tables and events one for one, in order (the tables fuller than a camera sees:
+    the cards under a pile's top); BadInputError if they are not."""
+    places = [(index, done) for index, scene in enumerate(table.scenes)
+              for done in range(0 if index else 1, len(scene.events) + 1)]
+    if len(places) != len(table.lines) - 1:
+        raise BadInputError("its demo's lines are not its scenes (resume it with --camera none)")
+    if len(left) == len(places):
+        return table.scenes
+    index, done = places[len(places) - len(left) - 1]
+    current = table.scenes[index]
+    return [Scene(current.view, current.events[done:]), *table.scenes[index + 1:]]
 
 
 def scenes_left(scenes: list[Scene], inputs: list[dict[str, Any]],

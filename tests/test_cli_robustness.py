@@ -393,22 +393,42 @@ def test_a_dry_run_flash_needs_no_board(capsys: pytest.CaptureFixture[str]) -> N
 # -- Rollecate demos resume --------------------------------------------------------------------
 
 
+def _demo_fed_straight_and_cut(path: Path, cut: float,
+                               capsys: pytest.CaptureFixture[str]) -> str:
+    """A Rollecate demo fed straight to the referee, its journal cut after that share of its
+    entries as if killed there; returns the whole demo's last line."""
+    args = ["demo", "rollecate", "--seed", "4", "--camera", "none", "--board", "none"]
+    assert main([*args, "--db", str(path)]) == 0
+    whole = capsys.readouterr().out.splitlines()[-1]
+    with sqlite3.connect(path) as db:
+        (last,) = db.execute("SELECT MAX(seq) FROM entries").fetchone()
+        db.execute("DELETE FROM entries WHERE seq > ?", (int(last * cut),))
+        db.execute("UPDATE games SET status = 'playing', winners = NULL")
+    return whole
+
+
 @pytest.mark.parametrize("cut", [0.2, 0.5, 0.9])
 def test_a_rollecate_demo_cut_short_resumes_to_the_same_end(
     cut: float, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "games.sqlite"
-    args = ["demo", "rollecate", "--seed", "4", "--camera", "none", "--board", "none"]
-    assert main([*args, "--db", str(path)]) == 0
-    whole = capsys.readouterr().out.splitlines()[-1]
-    with sqlite3.connect(path) as db:  # as if killed after that many entries
-        (last,) = db.execute("SELECT MAX(seq) FROM entries").fetchone()
-        db.execute("DELETE FROM entries WHERE seq > ?", (int(last * cut),))
-        db.execute("UPDATE games SET status = 'playing', winners = NULL")
+    whole = _demo_fed_straight_and_cut(path, cut, capsys)
     assert main(["resume", "1", "--db", str(path)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == whole
     assert main(["games", "--db", str(path)]) == 0
     assert "won by seat" in capsys.readouterr().out
+
+
+def test_a_rollecate_demo_fed_straight_resumes_through_the_camera_to_the_same_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The journal's game is the same whichever way its tables reached the referee: resumed
+    # with --camera rendered, the camera shows the rest of it.
+    path = tmp_path / "games.sqlite"
+    whole = _demo_fed_straight_and_cut(path, 0.95, capsys)
+    assert main(["resume", "1", "--camera", "rendered", "--db", str(path)]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[-1] == whole and any(line.startswith("camera: ") for line in said), said
 
 
 def test_a_rollecate_demo_seen_by_the_camera_resumes_at_its_table() -> None:
