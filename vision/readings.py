@@ -9,7 +9,7 @@ The recognizer knows cards and zones; a game's rules live with its referee.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import cv2
@@ -54,6 +54,11 @@ class CardReading:
         source = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
         return np.asarray(cv2.getPerspectiveTransform(source, self.corners.astype(np.float32)),
                           np.float64)
+
+    def in_photo(self, factor: float) -> CardReading:
+        """The reading of a photo shrunk by ``factor`` (``imaging.scaled_for_reading``), its
+        corners put back in the photo's own pixels."""
+        return replace(self, corners=self.corners / factor)
 
     def to_json(self) -> dict[str, object]:
         """The JSON ``conductor vision identify --json`` prints for a card."""
