@@ -26,7 +26,7 @@ from host.rollecate.observation import is_event
 from host.session import Session
 from host.table_runner import scenes_left
 from host.tables.rollecate import demo_table
-from host.trains.observation import Observation
+from host.trains.observation import TrainsObservation
 from host.trains.position import Position
 from host.trains.referee import open_referee
 
@@ -342,7 +342,7 @@ def test_play_and_resume_with_a_missing_camera_exit_at_once(tmp_path: Path) -> N
     assert done.stderr.startswith("conductor: cannot open camera 99")
     assert done.stderr.count("\n") == 1
     with Journal(path) as journal:  # a game at a table, journaled before a crash
-        dealt = Observation.of(Position.deal(3, 0, Random(1))).to_json()
+        dealt = TrainsObservation.of(Position.deal(3, 0, Random(1))).to_json()
         opening = {"seats": 3, "first": 0, **dealt}
         Session.start("trains", opening, open_referee, journal, {"mode": "table", "camera": "0"})
     done = conductor("resume", "1", "--camera", "99", "--board", "none", "--db", str(path),
