@@ -16,7 +16,7 @@ from host.cli import main
 from host.deck import load_deck, parse_deck
 from host.rollecate.cards import default_book
 from host.rollecate.scoring import score_table
-from host.tables.rollecate import demo_table
+from host.tables.rollecate import GAME, demo_table
 from vision.camera import RenderedCamera
 from vision.imaging import Image, write_image
 from vision.pipeline import Pipeline
@@ -165,3 +165,25 @@ def test_a_card_read_with_the_enrolled_deck_maps_its_own_millimetres(enrolled: E
         # The card's far corner, in its deck's millimetres, is where the card ends in the image.
         corner = card.card_to_image() @ [*CARD_MM, 1.0]
         assert corner[:2] / corner[2] == pytest.approx(card.corners[2], abs=0.5)
+
+
+def test_photos_of_cards_on_the_table_enroll_without_taking_a_marker_for_a_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Four cards a photo, the table markers in view: a marker's square once passed for a card
+    # ("names 4 cards but 6 were found").
+    names = [card.name for card in load_deck("rollecate").cards]
+    for first in range(0, len(names), 4):
+        shown = names[first:first + 4]
+        photo, _ = render_cards([f"rollecate/{name}" for name in shown], 2, "easy")
+        write_image(tmp_path / "photos" / ("+".join(shown) + ".png"), photo)
+    references = tmp_path / "photos.npz"
+    assert main(["vision", "enroll", "rollecate", str(tmp_path / "photos"), "--out",
+                 str(references)]) == 0
+    assert "enrolled 13 cards (13 pictures)" in capsys.readouterr().out
+    # They read the table as dealt, the card under the train included.
+    dealt = demo_table(SEED, 2).scenes[0].view
+    frame = next(iter(RenderedCamera([dealt], seed=SEED)))
+    assert GAME.pipeline is not None
+    reading = GAME.pipeline(2, load_references(references)).read(frame.image)
+    assert reading.observation == dealt
