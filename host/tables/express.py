@@ -33,6 +33,7 @@ from host.table_game import (
     PHOTO_SUFFIXES,
     GameInputs,
     TableGame,
+    WebInputs,
     opening_seats,
     seats_between,
 )
@@ -159,14 +160,37 @@ def typed_line(text: str) -> dict[str, Any] | None:
     return None
 
 
+def web_offers(referee: ExpressReferee, by_hand: bool) -> list[dict[str, Any]]:
+    """The seat buttons on the web view: a Derailment's target while one is awaited, else the
+    seat on turn saying its turn is done (a table that looks the same). A Loco exchange needs
+    no entry: the referee does not judge face-down Locos."""
+    if referee.over:
+        return []
+    if referee.needs_target is not None:
+        return [{"name": "button", "label": "Derailment: the seat that loses its turn",
+                 "choices": [{"label": f"Seat {seat}", "value": seat}
+                             for seat in range(referee.seats) if seat != referee.current]}]
+    return [{"name": "button", "label": f"Seat {referee.current}'s turn is over (the table "
+             "shows no change)", "choices": [{"label": "Done", "value": referee.current}]}]
+
+
+def web_line(name: str, value: Any) -> dict[str, Any]:
+    """A seat's button pressed on the web view."""
+    if name != "button" or not isinstance(value, int) or isinstance(value, bool):
+        raise BadInputError("an Express entry is a seat's button")
+    return {"event": "button", "seat": value}
+
+
 INPUTS = GameInputs(
     typed=typed_line,
     button=lambda press: {"event": "button", "seat": press.seat},
     help="button N (seat N's button: a Derailment's target, or done when the table shows no "
          "change)",
     is_event=is_event,
+    web=WebInputs(offers=web_offers, line=web_line),
 )
-"""Express's inputs besides the camera: seat buttons, pressed or typed."""
+"""Express's inputs besides the camera: seat buttons, pressed, typed or tapped on the web
+view."""
 
 
 def show(referee: ExpressReferee) -> list[str]:
