@@ -237,6 +237,9 @@ class TableLoop:
         if prompt and wanted:
             if self.lights is not None:
                 self.app.say("     press the board's roll button")
+            elif self.web_inputs is not None:
+                self.app.say(f"     enter the roll made by hand on the web view (or type: "
+                             f"{self.dice_typed})")
             else:
                 self.app.say(f"     type the dice: {self.dice_typed}")
 
