@@ -385,11 +385,26 @@ def valid_lines() -> dict[str, list[list[dict[str, Any]]]]:
     return {
         "trains": [trains_demo(3, 3).lines],
         "rollecate": [rollecate_demo(3, 3).lines],
-        "express": [[json.loads(line) for line in recorded_hand(3, 3)[0]]],
+        "express": [[json.loads(line) for line in recorded_hand(3, 3)[0]],
+                    wild_cars_typed(recorded_hand(1, 2)[0])],
         # Camera observations, and the entries players make on the web view at the table.
         "trainline": [[json.loads(line) for line in observed_game(3, 3)[0]],
                       entry_lines(bot_game(3, 3))],
     }
+
+
+def wild_cars_typed(lines: list[str]) -> list[dict[str, Any]]:
+    """An Express record as the camera sees it, a Wild Car in a passenger train of several
+    types untyped, each such table followed by the players' entries of their types."""
+    from test_express_web import as_the_camera_sees
+
+    record: list[dict[str, Any]] = []
+    for line in lines:
+        seen, hidden = as_the_camera_sees(json.loads(line))
+        record.append(seen)
+        record += [{"event": "wild", "seat": seat, "train": train, "car": car, "as_type": name}
+                   for (seat, train, car), name in hidden.items()]
+    return record
 
 
 def honest_entries() -> list[dict[str, Any]]:
