@@ -88,3 +88,20 @@ def test_the_page_offers_the_seat_buttons_and_they_become_button_lines() -> None
     for name, value in (("button", True), ("button", "2"), ("exchange", 1)):
         with pytest.raises(BadInputError):
             web_line(name, value)
+
+
+def test_a_loco_exchange_needs_no_entry_the_diesels_is_seen_on_the_table() -> None:
+    """Exchanged for the Diesel, a Loco turns face up: the camera sees it and the referee takes
+    the turn. Exchanged face down for face down it changes only a hand, which nobody judges."""
+    referee = ExpressReferee(2, 0)
+
+    def table(loco: str, discard: str, second: bool = True) -> dict[str, Any]:
+        theirs = [{"loco": "face-down", "cars": ["coach"]}] if second else []
+        return {"trains": [[{"loco": loco, "cars": ["mail"]}], theirs],
+                "way_cars": [[], []], "discard": discard, "special": []}
+
+    assert referee.feed(table("face-down", "box-car", second=False)).verdict == "move"
+    assert referee.feed(table("face-down", "reefer")).verdict == "move"
+    verdict = referee.feed(table("diesel", "tank-car"))
+    assert verdict.verdict == "move" and verdict.move["plays"] == 0
+    assert referee.table.trains[0][0].diesel
