@@ -3,7 +3,10 @@
 The camera sees where every pawn stands and the cards put on the discard piles; it cannot see
 hands. So the referee explains each new table by searching for a sequence of legal actions that
 plays exactly the cards seen played (and the boarding die rolls the board reported) and leaves
-the pawns where the camera sees them. The format is documented in ``docs/trainline.md``.
+the pawns where the camera sees them. At the table, where no camera reads the board, players
+enter each action on the web view instead (``play`` lines: cells tapped and cards played,
+``host.trainline.taps``) and the board rolls the boarding die for it; the referee plays each
+action or says why not. The format is documented in ``docs/trainline.md``.
 """
 
 from __future__ import annotations
