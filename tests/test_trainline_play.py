@@ -243,3 +243,37 @@ def test_the_board_arms_the_boarding_die_when_due_and_its_roll_is_the_outcome(
         loop.handle(PlayerControl("undo"), 5.0)
         assert loop.session.referee.dice_wanted == 0 and board.armed[-1] == 0
         assert rolled_on_press(sim, link) is None
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ([], "moves are entered on the web view: give --web"),
+        (["--web", "127.0.0.1:0", "--camera", "0"], "leave out --camera"),
+        (["--web", "127.0.0.1:0", "--deck", "trainline"], "leave out --deck"),
+        (["--players", "5", "--web", "127.0.0.1:0"], "for 2 to 4 players"),
+    ],
+)
+def test_play_trainline_says_what_it_needs_in_one_line(
+    args: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from host.cli import main
+
+    players = [] if "--players" in args else ["--players", "2"]
+    status = main(["play", "trainline", *players, *args, "--board", "none", "--db",
+                   str(tmp_path / "games.sqlite")])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and said in err, err
+
+
+def test_a_game_at_the_table_resumes_only_with_the_web_view(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from host.cli import main
+
+    db = tmp_path / "games.sqlite"
+    with Journal(db) as journal:
+        loop = _loop(journal)
+        loop.handle(WebEntry("play", {"cells": [[0, 4]], "cards": []}), 1.0)
+    assert main(["resume", "1", "--db", str(db)]) == 2
+    assert "entered on the web view: give --web" in capsys.readouterr().err
