@@ -92,6 +92,16 @@ def _demo(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     game = table_game(args.game)
     game.check_seats(args.players, args.first)
+    if game.played_on_web:
+        unread = [option for option, given in (("--camera", args.camera), ("--deck", args.deck),
+                                               ("--references", args.references)) if given]
+        if unread:
+            raise BadInputError(f"{game.title} is played from the web view, no camera reads "
+                                f"its board: leave out {', '.join(unread)}")
+        if args.web is None and not args.share:
+            raise BadInputError(f"{game.title}'s moves are entered on the web view: give --web "
+                                "(this computer) or --share (phones on the network)")
+    args.camera = args.camera or "0"
     # An unenrolled deck fails before the camera opens.
     deck = DeckChoice.chosen(args.game, args.deck, args.references)
     if args.board == "auto":
@@ -270,11 +280,14 @@ def build_parser() -> argparse.ArgumentParser:
     _web_options(demo)
     demo.set_defaults(run=_demo)
 
-    play = commands.add_parser("play", help="referee a real table through the camera")
+    play = commands.add_parser(
+        "play", help="referee a real table through the camera (trainline: from the moves "
+        "entered on the web view, --web or --share)")
     play.add_argument("game", choices=offering("play"))
     play.add_argument("--players", type=seats, required=True, help="number of seats (2 to 4)")
     play.add_argument("--first", type=int, default=0, help="the seat that starts (default 0)")
-    play.add_argument("--camera", default="0", help="webcam index or video file (default 0)")
+    play.add_argument("--camera", default=None,
+                      help="webcam index or video file (default 0; not for trainline)")
     play.add_argument(
         "--board", default="auto", help="auto (find it by USB id), sim, none, or a serial port"
     )

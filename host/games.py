@@ -26,7 +26,7 @@ COMMANDS: dict[str, frozenset[str]] = {
     "trains": frozenset({"demo", "play", "resume", "referee"}),
     "rollecate": frozenset({"demo", "play", "resume", "referee", "score"}),
     "express": frozenset({"demo", "play", "resume", "referee", "score"}),
-    "trainline": frozenset({"demo", "referee"}),
+    "trainline": frozenset({"demo", "play", "resume", "referee"}),
 }
 """The commands each game's descriptor can run, so help offers only what works without
 importing every descriptor (a test checks them against the descriptors)."""

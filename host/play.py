@@ -32,6 +32,7 @@ from host.table_loop import (
     Stop,
     TableLoop,
     TableSeen,
+    WebEntry,
 )
 from vision.camera import CameraFrame, VideoCamera
 
@@ -152,18 +153,22 @@ def control_threads(
     terminal: TextIO | None,
     inputs: GameInputs | None = None,
 ) -> None:
-    """Start the threads that turn the players' controls into events: the web view's buttons,
-    the terminal's commands and the board's buttons (a seat's short press: the game's input, or
-    check the table again; long press: take back the last turn; the roll button: the dice it
-    rolled, for a game with ``inputs``)."""
+    """Start the threads that turn the players' controls into events: the web view's buttons
+    and entries, the terminal's commands and the board's buttons (a seat's short press: the
+    game's input, or check the table again; long press: take back the last turn; the roll
+    button: the dice it rolled, for a game with ``inputs``)."""
 
     def web() -> None:
         assert app.web is not None
         while not stopping.is_set():
             try:
-                events.put(PlayerControl(app.web.commands.get(timeout=0.5), origin="web view"))
+                asked = app.web.commands.get(timeout=0.5)
             except queue.Empty:
                 continue
+            if isinstance(asked, str):
+                events.put(PlayerControl(asked, origin="web view"))
+            else:
+                events.put(WebEntry(str(asked["input"]), asked.get("value")))
 
     def typed() -> None:
         assert terminal is not None
@@ -188,7 +193,7 @@ def control_threads(
         while not stopping.is_set():
             event = lights.link.next_event(timeout=0.5)
             if isinstance(event, DiceRoll) and inputs is not None:
-                events.put(BoardInput({"dice": [str(face) for face in event.faces]}))
+                events.put(BoardInput(inputs.rolled([str(face) for face in event.faces])))
             elif isinstance(event, ButtonPress) and event.seat is not None:
                 line = inputs.button(event) if inputs is not None and not event.long else None
                 if line is not None:

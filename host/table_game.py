@@ -29,6 +29,22 @@ PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 
 
 @dataclass(frozen=True)
+class WebInputs:
+    """What players enter on the web view that the camera cannot see (a move on a board no
+    camera reads, a Derailment's target): the page offers what ``offers`` lists, and a player's
+    entry comes back as ``{"input": name, "value": ...}`` to become a referee line."""
+
+    offers: Callable[[Any, bool], list[dict[str, Any]]]
+    """What the page offers now, for the game's referee (and True when dice are rolled by hand:
+    there is no board): each offer ``{"name", "label"}`` with ``choices`` (buttons, each
+    ``{"label", "value"}``) or ``taps`` (cells tapped on the drawn table, and the ``cards`` the
+    player picks from; ``takes``: a card named too)."""
+    line: Callable[[str, Any], dict[str, Any]]
+    """The referee line for an entry (the offer's ``name`` and the ``value`` entered); a
+    BadInputError for an entry no offer makes."""
+
+
+@dataclass(frozen=True)
 class GameInputs:
     """A game's own inputs besides the camera: typed lines and board events that become lines
     for its referee (dice rolled, a seat saying its turn is done)."""
@@ -45,6 +61,10 @@ class GameInputs:
     """What the terminal says when the demo feeds an event line (None: nothing)."""
     typed_dice: str = ""
     """How a roll of the dice is typed, told when dice are due and no board rolls them."""
+    rolled: Callable[[Sequence[str]], dict[str, Any]] = lambda faces: {"dice": list(faces)}
+    """The referee line for the faces the board's roll button rolled."""
+    web: WebInputs | None = None
+    """What players enter on the web view (None: only undo and accept)."""
 
 
 @dataclass(frozen=True)
@@ -139,3 +159,8 @@ class TableGame(Generic[R]):
     """The committed table for the web view, if the game draws one."""
     turn_word: str = "turns"
     """What a turn is called in the terminal's lines (``moves`` in The Game of Trains)."""
+
+    @property
+    def played_on_web(self) -> bool:
+        """True for a game no camera reads whose moves players enter on the web view."""
+        return self.pipeline is None and self.inputs is not None and self.inputs.web is not None

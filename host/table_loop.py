@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from host.context import AppContext
 from host.errors import BadInputError
 from host.session import Session
+from host.table_game import WebInputs
 from host.turns import TurnIndicator
 from host.web.snapshot import GameLog, snapshot
 
@@ -65,11 +66,21 @@ class BoardInput:
 
 
 @dataclass(frozen=True)
+class WebEntry:
+    """A player entered something on the web view (``host.table_game.WebInputs``)."""
+
+    name: str
+    """The offer it answers."""
+    value: Any
+    """What was entered."""
+
+
+@dataclass(frozen=True)
 class Stop:
     """The job is over (the camera's video ended, or the user quit)."""
 
 
-Event = TableSeen | CameraLost | CameraBack | PlayerControl | BoardInput | Stop
+Event = TableSeen | CameraLost | CameraBack | PlayerControl | BoardInput | WebEntry | Stop
 
 
 class Lights(Protocol):
@@ -105,6 +116,8 @@ class TableLoop:
     armed with the referee's ``dice_wanted`` (None: the loop leaves the button alone)."""
     dice_typed: str = ""
     """How players type a roll by hand, told when dice are due and no board rolls them."""
+    web_inputs: WebInputs | None = None
+    """What players may enter on the web view, and the lines their entries become."""
 
     def __post_init__(self) -> None:
         self.log = GameLog()
@@ -133,6 +146,8 @@ class TableLoop:
                 self._judge(event.observation, now)
         elif isinstance(event, BoardInput):
             self._judge(event.data, now)
+        elif isinstance(event, WebEntry):
+            self._entry(event, now)
         elif isinstance(event, PlayerControl):
             self._control(event, now)
         elif isinstance(event, CameraLost):
@@ -165,14 +180,32 @@ class TableLoop:
             self.handle(event, clock())
             self.tick(clock())
 
-    def _judge(self, data: dict[str, Any], now: float) -> None:
+    def _entry(self, entry: WebEntry, now: float) -> None:
+        """A player's entry: judged at once, and an illegal one explained at once (nobody is
+        still putting the table right, as with a table the camera sees)."""
+        if self.web_inputs is None:
+            self._say("alert", "this game takes no entries from the web view")
+            return
+        try:
+            line = self.web_inputs.line(entry.name, entry.value)
+        except BadInputError as error:
+            self._say("alert", f"that entry cannot be used: {error}")
+            return
+        self._judge(line, now, told_at_once=True)
+
+    def _judge(self, data: dict[str, Any], now: float, told_at_once: bool = False) -> None:
         try:
             verdict = self.session.feed(data)
         except BadInputError as error:
-            self._say("alert", f"the camera's view cannot be used: {error}")
+            where = "that entry" if told_at_once else "the camera's view"
+            self._say("alert", f"{where} cannot be used: {error}")
             return
         self._arm(prompt=verdict.verdict == "roll")
         kind = verdict.verdict
+        if kind == "illegal" and told_at_once:
+            self.log.add(kind, verdict.reason)
+            self._say("alert", f"illegal: {verdict.reason}")
+            return
         if kind == "illegal":
             if self.complaint is None or self.complaint[1] != verdict.reason:
                 self.complaint = (now, verdict.reason)
@@ -204,6 +237,9 @@ class TableLoop:
         if prompt and wanted:
             if self.lights is not None:
                 self.app.say("     press the board's roll button")
+            elif self.web_inputs is not None:
+                self.app.say(f"     enter the roll made by hand on the web view (or type: "
+                             f"{self.dice_typed})")
             else:
                 self.app.say(f"     type the dice: {self.dice_typed}")
 
@@ -229,6 +265,12 @@ class TableLoop:
         self.message = (level, text)
         self._announce()
 
+    def _offers(self) -> list[dict[str, Any]]:
+        """What the page offers players to enter now (dice by hand when no board rolls them)."""
+        if self.web_inputs is None:
+            return []
+        return self.web_inputs.offers(self.session.referee, self.lights is None)
+
     def _announce(self) -> None:
         turn = replace(self.session.referee.turn_indicator(), alert=self.alerting)
         if self.lights is not None:
@@ -244,5 +286,6 @@ class TableLoop:
                     log=self.log,
                     message=self.message,
                     camera=self.camera,
+                    inputs=self._offers(),
                 )
             )

@@ -9,20 +9,22 @@ the opening. Either is journaled, and ``resume`` goes on from the journal.
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, TextIO
 
 from host.board.lights import BoardLights, board_lights
 from host.camera_feed import CameraFeed, watch
 from host.context import AppContext
 from host.deck_choice import OWN_FACES, DeckChoice
 from host.errors import BadInputError
-from host.play import open_camera, play_table, terminal_input
+from host.play import control_threads, open_camera, play_table, terminal_input
 from host.session import Session
 from host.table_game import DemoTable, Scene, TableGame
-from host.table_loop import BoardInput, TableLoop, TableSeen
+from host.table_loop import BoardInput, Event, TableLoop, TableSeen
 from vision.camera import CameraFrame, RenderedCamera
 
 Game = TableGame[Any]
@@ -53,7 +55,13 @@ def demo(game: Game, seed: int, players: int, app: AppContext) -> int:
 def play(game: Game, players: int, first: int, app: AppContext,
          deck: DeckChoice = OWN_FACES) -> int:
     """Referee a real table through the camera (its cards read with ``deck``, by default
-    Conductor's own faces): the first settled table is the opening."""
+    Conductor's own faces): the first settled table is the opening. A game no camera reads
+    is played from the moves players enter on the web view."""
+    if game.played_on_web:
+        game.check_seats(players, first)
+        _need_web(game, app)
+        with board_lights(app.board, app.say) as lights:
+            return play_on_web(game, players, first, app, lights)
     if game.pipeline is None:
         raise BadInputError(f"{game.title} has no play yet: the camera cannot read its table")
     game.check_seats(players, first)
@@ -69,10 +77,19 @@ def resume(game: Game, game_id: int, app: AppContext) -> int:
     mode = settings.get("mode")
     if mode == "demo":
         return _resume_demo(game, game_id, settings, app)
-    if mode != "table" or game.pipeline is None:
+    if mode != "table" or (game.pipeline is None and not game.played_on_web):
         raise BadInputError(f"game {game_id} cannot be resumed (it was a {mode})")
-    deck = DeckChoice.journaled(game.name, game_id, settings)
+    if game.played_on_web:
+        _need_web(game, app)
+    else:
+        deck = DeckChoice.journaled(game.name, game_id, settings)
     session = Session.resume(app.journal, game_id, game.open_referee)
+    if game.played_on_web:
+        app.say(f"Resuming game {game_id} after {session.turns} {game.turn_word}")
+        _say(app, game.show(session.referee))
+        with board_lights(app.board, app.say) as lights:
+            return play_on_web(game, session.referee.turn_indicator().seats, 0, app, lights,
+                               resumed=session)
     app.say(f"Resuming game {game_id} after {session.turns} {game.turn_word}: "
             "put the table as shown")
     if deck.references is not None:
@@ -248,7 +265,42 @@ def _table_loop(game: Game, session: Session[Any], app: AppContext,
         table_for_web=None if draw is None else lambda: draw(session.referee),
         dice=game.dice if at_table else None,
         dice_typed=game.inputs.typed_dice if game.inputs is not None else "",
+        web_inputs=game.inputs.web if game.inputs is not None else None,
     )
+
+
+def _need_web(game: Game, app: AppContext) -> None:
+    if app.web is None:
+        raise BadInputError(f"{game.title}'s moves are entered on the web view: give --web "
+                            "(this computer) or --share (phones on the network)")
+
+
+def play_on_web(game: Game, players: int, first: int, app: AppContext,
+                lights: BoardLights | None, resumed: Session[Any] | None = None,
+                terminal: TextIO | None = None) -> int:
+    """``play`` for a game no camera reads: players enter each move on the web view, the
+    board rolls its dice and lights the turn, until the win or until the players quit (``q``
+    at the terminal, or Ctrl-C: the journal keeps every move for ``resume``)."""
+    settings = {"mode": "table", "camera": "none", "board": app.board}
+    session = resumed
+    if session is None:
+        session = Session.start(game.name, {"seats": players, "first": first},
+                                game.open_referee, app.journal, settings)
+        app.say(f"{game.title}: {players} seats, seat {first} starts (journaled as game "
+                f"{session.game_id})")
+        _say(app, game.show(session.referee))
+    assert app.web is not None
+    app.say(f"enter the moves on the web view: {app.web.url}")
+    loop = _table_loop(game, session, app, lights, at_table=True)
+    events: queue.Queue[Event] = queue.Queue()
+    stopping = threading.Event()
+    control_threads(app, lights, events, stopping, terminal or terminal_input(), game.inputs)
+    try:
+        loop.run(events)
+    finally:
+        stopping.set()
+    _stopped(game, app, session)
+    return 0
 
 
 def play_at_table(game: Game, players: int, first: int, app: AppContext,
@@ -278,12 +330,16 @@ def play_at_table(game: Game, players: int, first: int, app: AppContext,
     if loop is None:
         app.say("The camera never showed a whole table: no game was started.")
         return 1
-    session = loop.session
+    _stopped(game, app, loop.session)
+    return 0
+
+
+def _stopped(game: Game, app: AppContext, session: Session[Any]) -> None:
+    """The end of a game at the table, or how to go on with it."""
     _say(app, game.ending(session.referee, session.turns))
     if not session.referee.turn_indicator().winners:
         app.say(f"Stopped after {session.turns} {game.turn_word}; `conductor resume "
                 f"{session.game_id}` goes on.")
-    return 0
 
 
 def _say(app: AppContext, lines: Iterable[str]) -> None:

@@ -163,6 +163,20 @@ def command_paths() -> list[tuple[str, ...]]:
 FAST = ("--camera", "none", "--board", "none")
 
 
+def _serves(web: str) -> bool:
+    """True when ``--web WEB`` is an address the web view can serve on (then an honest game
+    would wait for its players)."""
+    from host.web.server import Address
+
+    if not web.strip():
+        return True  # the default address
+    try:
+        Address.parse(web)
+    except ValueError:
+        return False
+    return True
+
+
 def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[str]]]:
     """For each command, the argument lists that feed it hostile input (``out``: a scratch
     folder for what commands write)."""
@@ -195,6 +209,19 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
                "none", "--db", journal] for game in offering("play") for value in values],
             *[["play", "express", "--players", "3", "--references", path, "--camera", "99",
                "--board", "none", "--db", journal] for path in paths],
+            # Train Line is played from the web view: an honest one serves until the players
+            # quit, so only what is refused before it serves.
+            *[["play", "trainline", "--players", value, "--web", "127.0.0.1:0", "--board",
+               "none", "--db", journal] for value in values],
+            *[["play", "trainline", "--players", "2", "--first", value, "--web", "127.0.0.1:0",
+               "--board", "none", "--db", journal] for value in values
+              if value not in ("0", "1", "-0")],
+            *[["play", "trainline", "--players", "2", option, value, "--web", "127.0.0.1:0",
+               "--board", "none", "--db", journal]
+              for option in ("--camera", "--deck", "--references") for value in values if value],
+            ["play", "trainline", "--players", "2", "--board", "none", "--db", journal],
+            *[["play", "trainline", "--players", "2", "--web", value, "--board", "none",
+               "--db", journal] for value in values if not _serves(value)],
         ],
         ("games",): [["games", "--db", path] for path in paths],
         ("export",): [
@@ -342,22 +369,62 @@ def run_subprocess(args: list[str], stdout_path: str | None = None) -> Outcome:
 # -- hostile JSON for every observation format -------------------------------------------------
 
 
-def valid_lines() -> dict[str, list[dict[str, Any]]]:
-    """Honest referee files of each game (first line the set-up): what the mutations start
-    from, so they reach deep into each referee rather than stop at the first check."""
+def valid_lines() -> dict[str, list[list[dict[str, Any]]]]:
+    """Honest referee files of each game (first line the set-up), in each format its referee
+    reads: what the mutations start from, so they reach deep into each referee rather than
+    stop at the first check."""
     from host.tables.rollecate import demo_table as rollecate_demo
     from host.tables.trains import demo_table as trains_demo
+    from host.trainline.transcript import entry_lines
 
     sys.path.insert(0, str(ROOT / "tests"))
     from test_express_referee import recorded_hand
     from test_trainline_observer import observed_game
+    from test_trainline_play import bot_game
 
     return {
-        "trains": trains_demo(3, 3).lines,
-        "rollecate": rollecate_demo(3, 3).lines,
-        "express": [json.loads(line) for line in recorded_hand(3, 3)[0]],
-        "trainline": [json.loads(line) for line in observed_game(3, 3)[0]],
+        "trains": [trains_demo(3, 3).lines],
+        "rollecate": [rollecate_demo(3, 3).lines],
+        "express": [[json.loads(line) for line in recorded_hand(3, 3)[0]],
+                    wild_cars_typed(recorded_hand(1, 2)[0])],
+        # Camera observations, and the entries players make on the web view at the table.
+        "trainline": [[json.loads(line) for line in observed_game(3, 3)[0]],
+                      entry_lines(bot_game(3, 3))],
     }
+
+
+def wild_cars_typed(lines: list[str]) -> list[dict[str, Any]]:
+    """An Express record as the camera sees it, a Wild Car in a passenger train of several
+    types untyped, each such table followed by the players' entries of their types."""
+    from test_express_web import as_the_camera_sees
+
+    record: list[dict[str, Any]] = []
+    for line in lines:
+        seen, hidden = as_the_camera_sees(json.loads(line))
+        record.append(seen)
+        record += [{"event": "wild", "seat": seat, "train": train, "car": car, "as_type": name}
+                   for (seat, train, car), name in hidden.items()]
+    return record
+
+
+def honest_entries() -> list[dict[str, Any]]:
+    """What the web view posts to ``/input`` (``{"input", "value"}``) in a Train Line game
+    played at the table: the entries the hostile ones are made from."""
+    from host.trainline.transcript import entry_lines
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_trainline_play import bot_game
+
+    entries: list[dict[str, Any]] = []
+    for line in entry_lines(bot_game(5, 2))[1:60]:
+        if line["event"] == "roll":
+            entries.append({"input": "roll", "value": "open" if line["open"] else "closed"})
+        elif line["event"] == "button":
+            entries.append({"input": "end", "value": line["seat"]})
+        else:
+            value = {key: line[key] for key in ("cells", "cards", "takes", "seat") if key in line}
+            entries.append({"input": "play", "value": value})
+    return entries
 
 
 SCORE_TABLES = {

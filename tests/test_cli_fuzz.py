@@ -20,6 +20,7 @@ from fuzz_helpers import (
     cases,
     command_paths,
     corpus,
+    honest_entries,
     run_in_process,
     run_subprocess,
     sharp_cases,
@@ -28,7 +29,10 @@ from fuzz_helpers import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from host.errors import BadInputError
 from host.games import GAMES
+from host.tables.trainline import GAME as TRAINLINE
+from host.web.server import Address, WebView
 
 EXAMPLES = int(os.environ.get("CONDUCTOR_FUZZ_EXAMPLES", "150"))
 """Hypothesis examples per observation format (the long run in benchmarks/ raises it)."""
@@ -109,7 +113,7 @@ def mutated(draw: Any, value: Any, depth: int = 0) -> Any:
 @st.composite
 def hostile_record(draw: Any, game: str) -> list[Any]:
     """An honest record of the game with a few lines mutated (the set-up line too, at times)."""
-    lines = VALID[game]
+    lines = draw(st.sampled_from(VALID[game]))
     cut = draw(st.integers(1, len(lines)))
     record: list[Any] = list(lines[:cut])
     for _ in range(draw(st.integers(1, 3))):
@@ -142,3 +146,59 @@ def test_the_scorer_answers_any_json(game: str, data: st.DataObject) -> None:
     table = mutated(data.draw, SCORE_TABLES[game])
     outcome = judged(["score", game], json.dumps(table))
     assert outcome.problem() is None, outcome.problem()
+
+
+# -- hostile entries on the web view (what a phone posts to /input) ---------------------------
+
+ENTRIES = honest_entries()
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_hostile_entries_are_refused_or_judged_never_a_crash(data: st.DataObject) -> None:
+    """Entries as the page posts them, some mutated: each is a referee line the referee judges
+    (legal or explained) or a BadInputError, nothing else."""
+    assert TRAINLINE.inputs is not None and TRAINLINE.inputs.web is not None
+    cut = data.draw(st.integers(1, len(ENTRIES)))
+    entries = list(ENTRIES[:cut])
+    for _ in range(data.draw(st.integers(1, 3))):
+        where = data.draw(st.integers(0, len(entries) - 1))
+        entries[where] = mutated(data.draw, entries[where])
+    referee = TRAINLINE.open_referee({"seats": 2, "first": 0})
+    for entry in entries:
+        try:
+            if not isinstance(entry, dict):
+                raise BadInputError("not an entry")
+            line = TRAINLINE.inputs.web.line(str(entry.get("input")), entry.get("value"))
+            verdict = referee.feed(line)
+        except BadInputError:
+            continue
+        assert verdict.verdict in ("waiting", "roll", "move", "win", "illegal")
+
+
+def test_the_server_answers_any_entry_body() -> None:
+    """Bodies no page would post: 400, and the server goes on serving."""
+    import urllib.error
+    import urllib.request
+
+    view = WebView(Address("127.0.0.1", 0))
+    host = view.url.split("/")[2]
+    headers = {"X-Conductor-Token": view.token, "Origin": f"http://{host}"}
+    bodies = [b"", b"x", b"[]", b"null", b'{"input": 1}', b'{"value": 1}', b"\xff\xfe",
+              b"[" * 5000, b'{"input": "play", "value": ' + b"9" * 400 + b"}",
+              b'{"input": NaN}', b"{" * 100, b" " * 5000]
+    try:
+        for body in bodies:
+            request = urllib.request.Request(view.url + "input", data=body, method="POST",
+                                             headers=headers)
+            try:
+                with urllib.request.urlopen(request, timeout=5) as answer:
+                    status = answer.status
+            except urllib.error.HTTPError as refused:
+                status = refused.code
+            assert status == 400, body[:40]
+        assert view.commands.empty()
+        with urllib.request.urlopen(view.url + "state", timeout=5) as answer:
+            assert answer.status == 200
+    finally:
+        view.close()

@@ -91,10 +91,21 @@ def test_each_seat_reads_its_trains_from_its_own_left() -> None:
 @pytest.mark.parametrize("rows", [
     [[None, "box-car", None]],                  # a car the recognizer could not name
     [["box-car", "box-car"]],                   # a row that does not start with a Loco
-    [[None, "mail", "wild", "coach"]],          # a Wild Car its mixed train does not settle
 ])
 def test_a_table_not_read_for_sure_makes_no_observation(rows: list[list[str | None]]) -> None:
     bottom, top = SEAT_EDGES[2]
     laid = [*seat_cards(bottom, rows), *seat_cards(top, [[None, "tank-car"]]),
             *middle_cards("reefer", [])]
     assert ExpressZones(2, WAY_CARS).observation(laid) is None
+
+
+def test_a_wild_car_its_mixed_train_does_not_settle_is_left_for_the_players_to_type() -> None:
+    """During play the players say its type on the web view (the referee asks); the final
+    count from a photo is never scored by guess."""
+    bottom, top = SEAT_EDGES[2]
+    laid = [*seat_cards(bottom, [[None, "mail", "wild", "coach"]]),
+            *seat_cards(top, [[None, "tank-car"]]), *middle_cards("reefer", [])]
+    read = ExpressZones(2, WAY_CARS).observation(laid)
+    assert read is not None and read.trains[0] == (TrainSeen("face-down",
+                                                             ("mail", "wild", "coach")),)
+    assert ExpressZones(2, WAY_CARS).final_count(laid) is None

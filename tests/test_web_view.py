@@ -7,6 +7,9 @@ import ipaddress
 import json
 import os
 import shutil
+import signal
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.parse
@@ -26,6 +29,8 @@ from host.web.server import PIN_TRIES, Address, PinGuard, WebView, lan_address
 from host.web.snapshot import GameLog, snapshot
 
 playwright = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parent.parent
 
 OPENING = {
     "seats": 3,
@@ -199,8 +204,8 @@ def test_a_rollecate_table_shows_the_railway_the_train_and_the_piles(
     page.close()
 
 
-def _post(url: str, headers: dict[str, str]) -> int:
-    request = urllib.request.Request(url, data=b"", method="POST", headers=headers)
+def _post(url: str, headers: dict[str, str], body: bytes = b"") -> int:
+    request = urllib.request.Request(url, data=body, method="POST", headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=5) as answer:
             return int(answer.status)
@@ -354,3 +359,105 @@ def test_share_serves_the_view_and_refuses_an_address_only_this_computer_reaches
     assert web_address("0.0.0.0:9000", share=True) == Address("0.0.0.0", 9000)
     with pytest.raises(BadInputError, match="reaches no other device"):
         web_address("127.0.0.1:9000", share=True)
+
+
+def _conductor(*args: str) -> tuple[Any, str]:
+    """``python -m host ARGS`` serving the web view; the process and the page's address."""
+    process = subprocess.Popen([sys.executable, "-m", "host", *args], cwd=ROOT,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    first = process.stdout.readline()
+    assert first.startswith("web view: "), first + process.stderr.read()
+    return process, first.split()[2]
+
+
+def _stop(process: Any) -> str:
+    """Ctrl-C, as a player leaving the table: the journal keeps every move."""
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=20)
+    assert process.returncode == 130, err
+    return str(out)
+
+
+def _tap(page: Any, *cells: str) -> None:
+    for cell in cells:
+        page.click(f'.tl-cell[data-cell="{cell}"]')
+
+
+def test_train_line_is_played_by_tapping_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    db = str(tmp_path / "games.sqlite")
+    process, url = _conductor("play", "trainline", "--players", "2", "--web", "127.0.0.1:0",
+                              "--board", "none", "--db", db)
+    try:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+        page.goto(url)
+        page.wait_for_selector('.offer[data-input="play"]')
+        assert page.locator(".tl-cell.start").count() == 4
+        # Seat 0 taps a start space: the boarding die is due, rolled by hand (no board).
+        _tap(page, "0,4")
+        page.click('.offer[data-input="play"] .send')
+        page.click('.offer[data-input="roll"] button:has-text("Doors open")')
+        page.wait_for_selector('.tl-cell[data-cell="1,4"] .pawn.seat-0')
+        # Its pawn, then two spaces down the aisle, with a red 2.
+        _tap(page, "1,4", "3,4")
+        page.click('.chip[data-card="red-2"]')
+        page.click('.offer[data-input="play"] .send')
+        page.wait_for_selector('.tl-cell[data-cell="3,4"] .pawn.seat-0')
+        assert page.get_attribute(".seat.on-turn", "data-seat") == "1"
+        assert "seat 0: steps up to the doors" in page.locator("#log li").first.inner_text()
+        # Seat 1 has no pawn on the train: the referee says why not, in the page.
+        _tap(page, "2,4")
+        page.click('.chip[data-card="red-1"]')
+        page.click('.offer[data-input="play"] .send')
+        page.wait_for_selector("#message.alert")
+        assert page.inner_text("#message") == "illegal: seat 1 has no pawn in the aisle to move"
+        assert page.get_attribute(".seat.on-turn", "data-seat") == "1"
+        # Another site's page posts an entry: refused, the game unchanged.
+        evil = browser.new_page()
+        evil.route("http://evil.example/", lambda route: route.fulfill(
+            content_type="text/html", body=f"""<script>
+            fetch("{url}input", {{method: "POST", mode: "no-cors", headers: {{
+                "Content-Type": "text/plain"}}, body: '{{"input": "end", "value": 1}}'}});
+            </script>"""))
+        evil.goto("http://evil.example/")
+        evil.wait_for_timeout(500)
+        evil.close()
+        assert _post(url + "input", {"Origin": "http://evil.example",
+                                     "X-Conductor-Token": "guess"}) == 403
+        assert json.load(urllib.request.urlopen(url + "state"))["turn"]["on_turn"] == 1
+        page.close()
+    finally:
+        said = _stop(process)
+    assert "1. seat 0: steps up to the doors at (0, 4)" in said
+    # Resumed from the journal, the game goes on where it was; undo takes back seat 0's turn.
+    process, url = _conductor("resume", "1", "--web", "127.0.0.1:0", "--board", "none",
+                              "--db", db)
+    try:
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_selector('.tl-cell[data-cell="3,4"] .pawn.seat-0')
+        assert page.get_attribute(".seat.on-turn", "data-seat") == "1"
+        page.click("#undo")
+        page.wait_for_selector('.seat.on-turn[data-seat="0"]')
+        assert page.locator(".pawn").count() == 0
+        page.close()
+    finally:
+        _stop(process)
+
+
+def test_an_entry_needs_the_pin_on_a_shared_view_and_must_be_json() -> None:
+    shared = WebView(Address("127.0.0.1", 0), share=True)
+    try:
+        host = urllib.parse.urlsplit(shared.url).netloc
+        good = {"X-Conductor-Token": shared.token, "Origin": f"http://{host}"}
+        assert _post(shared.url + "input", good, b'{"input": "end", "value": 1}') == 401
+        assert shared.pin is not None
+        pinned = {**good, "X-Conductor-Pin": shared.pin}
+        assert _post(shared.url + "input", pinned, b'{"input": "end"') == 400
+        assert _post(shared.url + "input", pinned, b"x" * 5000) == 400
+        assert shared.commands.empty()
+        assert _post(shared.url + "input", pinned, b'{"input": "end", "value": 1}') == 202
+        assert shared.commands.get(timeout=5) == {"input": "end", "value": 1}
+    finally:
+        shared.close()

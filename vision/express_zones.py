@@ -117,7 +117,7 @@ class ExpressZones:
             if len(hand) > 1 or any(None in map(_name, row) for row in hand):
                 return None
             held.append(tuple(str(_name(card)) for row in hand for card in row))
-            seat_trains = [self._train(row) for row in rows if row not in hand]
+            seat_trains = [self._train(row, said=not hands) for row in rows if row not in hand]
             if any(train is None for train in seat_trains):
                 return None
             trains.append(tuple(train for train in seat_trains if train is not None))
@@ -131,8 +131,10 @@ class ExpressZones:
         others = {name for name in cars if name not in (self.wild, "caboose")}
         return str(next(iter(others))) if len(others) == 1 else None
 
-    def _train(self, row: list[CardReading]) -> TrainSeen | None:
-        """One row as a train, or None if it does not read as one for sure."""
+    def _train(self, row: list[CardReading], said: bool = False) -> TrainSeen | None:
+        """One row as a train, or None if it does not read as one for sure; a Wild Car whose
+        type the table does not settle is left ``wild`` when the players will ``said`` it
+        (during play, on the web view), else the row is unsure."""
         if any(float(np.hypot(*(_centre(a) - _centre(b)))) > CAR_GAP_MM
                for a, b in pairwise(row)):
             return None
@@ -142,9 +144,10 @@ class ExpressZones:
             return None
         if self.wild in cars:
             settled = self.wild_type(cars)
-            if settled is None:
+            if settled is None and not said:
                 return None  # the Wild Car's type is the players' to say
-            cars = [f"{self.wild}:{settled}" if name == self.wild else name for name in cars]
+            if settled is not None:
+                cars = [f"{self.wild}:{settled}" if name == self.wild else name for name in cars]
         return TrainSeen("diesel" if loco == self.diesel else "face-down",
                          tuple(str(name) for name in cars))
 

@@ -11,7 +11,7 @@ observation is compared with the last accepted table: a turn that is still going
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from host.errors import BadInputError
@@ -21,6 +21,7 @@ from host.express.cards import (
     STEAL,
     SWITCH_ENGINES,
     TURNTABLE,
+    WILD,
     WRECK,
     ExpressCards,
     Kind,
@@ -47,6 +48,15 @@ from host.turns import TurnIndicator
 
 Verdict = dict[str, Any]
 _NEED_TARGET = "Derailment: press the button of the seat that loses its turn"
+WildCar = tuple[int, int, int]
+"""Where a Wild Car lies: seat, train (from the first row), car (from the Loco), from 0."""
+
+
+def need_wild(where: WildCar) -> str:
+    """What the table is told when a Wild Car's type is the players' to say."""
+    seat, train, car = where
+    return (f"Wild Car: seat {seat}, train {train + 1}, car {car + 1} lies in a train of "
+            "several types: say on the web view which type it stands for")
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,12 @@ class ExpressReferee:
             (HAND_SIZE,) * seats,
         )
         self.needs_target: tuple[Observation, _Turn] | None = None
+        self.needs_wild: WildCar | None = None
+        """Where the Wild Car lies whose type the last table seen waits for."""
+        self.wild_said: dict[WildCar, str] = {}
+        """Wild Cars' types the players said during the turn going on."""
+        self.last_raw: dict[str, Any] | None = None
+        """The last table seen, as seen (a Wild Car's type said later judges it again)."""
         self.last_seen = self.table
         self.draw_pile = len(deck_for(seats, self.cards)) - HAND_SIZE * seats
 
@@ -154,7 +170,17 @@ class ExpressReferee:
             return {"verdict": "illegal", "seat": None, "reason": "the hand is over"}
         if isinstance(data, dict) and data.get("event") == "button":
             return self._button(data.get("seat"))
-        seen = parse_observation(data, self.seats, self.cards)
+        if isinstance(data, dict) and data.get("event") == "wild":
+            return self._wild(data)
+        seen_raw = ExpressObservation.from_json(data, self.seats)
+        self.last_raw = seen_raw.to_json()
+        raw = self._with_wild_types(seen_raw)
+        untyped = [where for where, name in _cars(raw) if name == WILD]
+        self.needs_wild = None
+        if untyped:
+            self.needs_wild = untyped[0]
+            return {"verdict": "waiting", "seat": self.current, "reason": need_wild(untyped[0])}
+        seen = parse_observation(raw.to_json(), self.seats, self.cards)
         self.last_seen = seen
         if self.needs_target is not None:
             return {"verdict": "waiting", "seat": self.current, "reason": _NEED_TARGET}
@@ -170,6 +196,46 @@ class ExpressReferee:
             self.needs_target = (seen, turn)
             return {"verdict": "waiting", "seat": self.current, "reason": _NEED_TARGET}
         return self._finish(seen, turn)
+
+    def _with_wild_types(self, seen: ExpressObservation) -> ExpressObservation:
+        """``seen`` with each untyped Wild Car given the type it has in the same train of the
+        last accepted table (the same cards from the Loco on: cars are only added to the end),
+        or the type the players said during this turn."""
+        known = dict(self.wild_said)
+        for seat, listed in enumerate(seen.trains):
+            accepted = self.table.trains[seat] if seat < len(self.table.trains) else ()
+            for number, train in enumerate(listed):
+                if number < len(accepted) and [car.card for car in accepted[number].cars] == [
+                        name.partition(":")[0] for name in train.cars[:len(accepted[number].cars)]]:
+                    known.update({(seat, number, car): played.as_type for car, played
+                                  in enumerate(accepted[number].cars) if played.card == WILD})
+        trains = tuple(
+            tuple(TrainSeen(train.loco, tuple(
+                f"{WILD}:{known[(seat, number, car)]}"
+                if name == WILD and (seat, number, car) in known else name
+                for car, name in enumerate(train.cars)))
+                  for number, train in enumerate(listed))
+            for seat, listed in enumerate(seen.trains))
+        return replace(seen, trains=trains)
+
+    def _wild(self, data: Mapping[str, Any]) -> Verdict:
+        """The players say which type a Wild Car stands for; the table waiting for it is
+        judged again."""
+        numbers = [data.get(key) for key in ("seat", "train", "car")]
+        where = tuple(n for n in numbers if isinstance(n, int) and not isinstance(n, bool)
+                      and 0 <= n < 100)
+        as_type = data.get("as_type")
+        if len(where) != 3 or not isinstance(as_type, str):
+            raise BadInputError("a Wild Car's type is {\"event\": \"wild\", \"seat\": N, "
+                                '"train": N, "car": N, "as_type": "coach"}')
+        if as_type not in self.cards.info or self.cards.kind(as_type) not in (
+                Kind.FREIGHT, Kind.PASSENGER):
+            return {"verdict": "illegal", "seat": self.current,
+                    "reason": f"a Wild Car cannot be played as {as_type}"}
+        self.wild_said[(where[0], where[1], where[2])] = as_type
+        if self.last_raw is None:
+            return {"verdict": "waiting", "seat": self.current}
+        return self._judge(self.last_raw)
 
     def _button(self, seat: Any) -> Verdict:
         if self.needs_target is None:
@@ -200,6 +266,7 @@ class ExpressReferee:
     def _finish(self, seen: Observation, turn: _Turn) -> Verdict:
         actor = self.current
         self.table = seen
+        self.wild_said = {}  # the accepted table carries them now
         self.turns_taken[actor] += 1
         if not turn.took_top:
             self.draw_pile -= min(DRAW_COUNT, self.draw_pile)
@@ -385,6 +452,14 @@ class ExpressReferee:
         reason = why_cannot_go_out(seen.trains[actor])
         if expected[actor] == 0 and reason is not None and (turn.plays or turn.ending != "discard"):
             raise IllegalTable(reason)  # only a card drawn into an empty hand may go unmatched
+
+
+def _cars(seen: ExpressObservation) -> Iterator[tuple[WildCar, str]]:
+    """Every car of every train as the camera saw it, and where it lies."""
+    for seat, trains in enumerate(seen.trains):
+        for number, train in enumerate(trains):
+            for car, name in enumerate(train.cars):
+                yield (seat, number, car), name
 
 
 def _align(old: Sequence[Train], new: Sequence[Train]) -> list[int | None] | None:

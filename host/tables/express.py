@@ -33,6 +33,7 @@ from host.table_game import (
     PHOTO_SUFFIXES,
     GameInputs,
     TableGame,
+    WebInputs,
     opening_seats,
     seats_between,
 )
@@ -149,8 +150,8 @@ def referee_file(path: Path, out: TextIO) -> int:
 
 
 def is_event(line: Mapping[str, Any]) -> bool:
-    """A seat's button, not a table."""
-    return line.get("event") == "button"
+    """A seat's button or a Wild Car's type, not a table."""
+    return line.get("event") in ("button", "wild")
 
 
 def typed_line(text: str) -> dict[str, Any] | None:
@@ -162,14 +163,53 @@ def typed_line(text: str) -> dict[str, Any] | None:
     return None
 
 
+def web_offers(referee: ExpressReferee, by_hand: bool) -> list[dict[str, Any]]:
+    """The entries on the web view: a Wild Car's type while a table waits for it (one lying in
+    a passenger train of several types), a Derailment's target while one is awaited, else the
+    seat on turn saying its turn is done (a table that looks the same). A Loco exchange needs
+    no entry: the referee does not judge face-down Locos."""
+    if referee.over:
+        return []
+    if referee.needs_wild is not None:
+        seat, train, car = referee.needs_wild
+        where = {"seat": seat, "train": train, "car": car}
+        return [{"name": "wild", "label": f"Seat {seat}, train {train + 1}: the Wild Car, car "
+                 f"{car + 1}, stands for",
+                 "choices": [{"label": name, "value": {**where, "as_type": name}}
+                             for name in passenger_types(referee.cards)]}]
+    if referee.needs_target is not None:
+        return [{"name": "button", "label": "Derailment: the seat that loses its turn",
+                 "choices": [{"label": f"Seat {seat}", "value": seat}
+                             for seat in range(referee.seats) if seat != referee.current]}]
+    return [{"name": "button", "label": f"Seat {referee.current}'s turn is over (the table "
+             "shows no change)", "choices": [{"label": "Done", "value": referee.current}]}]
+
+
+def web_line(name: str, value: Any) -> dict[str, Any]:
+    """A seat's button pressed on the web view, or a Wild Car's type."""
+    if name == "wild" and isinstance(value, dict):
+        return {"event": "wild", **{key: value.get(key)
+                                    for key in ("seat", "train", "car", "as_type")}}
+    if name != "button" or not isinstance(value, int) or isinstance(value, bool):
+        raise BadInputError("an Express entry is a seat's button or a Wild Car's type")
+    return {"event": "button", "seat": value}
+
+
+def passenger_types(cards: ExpressCards) -> list[str]:
+    """The car types a Wild Car in a passenger train may stand for."""
+    return sorted(name for name in cards.info if cards.kind(name) is Kind.PASSENGER)
+
+
 INPUTS = GameInputs(
     typed=typed_line,
     button=lambda press: {"event": "button", "seat": press.seat},
     help="button N (seat N's button: a Derailment's target, or done when the table shows no "
          "change)",
     is_event=is_event,
+    web=WebInputs(offers=web_offers, line=web_line),
 )
-"""Express's inputs besides the camera: seat buttons, pressed or typed."""
+"""Express's inputs besides the camera: seat buttons, pressed, typed or tapped on the web
+view."""
 
 
 def show(referee: ExpressReferee) -> list[str]:

@@ -1,21 +1,24 @@
-"""Train Line Chicago at the table: ``TableGame`` descriptor and its demo in words.
+"""Train Line Chicago at the table: ``TableGame`` descriptor, its web entries, its demo in words.
 
-The camera cannot read a Train Line board (its diagrams are lost: issue 12, part 6): the app
-judges recorded observations or records (``conductor referee trainline``) and tells a bots'
-game in words.
+The camera cannot read a Train Line board (its diagrams are lost): at the table players enter
+each action on the web view (tap a pawn, tap a cell, pick the cards played), the board rolls
+the boarding die and lights the turn. The app also judges recorded observations or records
+(``conductor referee trainline``) and tells a bots' game in words.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from host.errors import BadInputError
 from host.jsonl import read_text_lines
-from host.table_game import TableGame, opening_seats, seats_between
+from host.table_game import GameInputs, TableGame, WebInputs, opening_seats, seats_between
 from host.trainline import bots
+from host.trainline.cards import REBEL
 from host.trainline.game import PAWNS, Phase, TrainlineGame
 from host.trainline.moves import Accept, Rebel, describe
 from host.trainline.observer import TrainlineObserver, judge_observations
@@ -76,6 +79,119 @@ def open_referee(opening: dict[str, Any]) -> TrainlineObserver:
     return TrainlineObserver(*opening_seats(opening, check_seats))
 
 
+def draw(referee: TrainlineObserver) -> dict[str, Any]:
+    """The board for the web view: every cell (``space``: aisle, seat, passenger, start) and
+    the pawns on it, each seat's pawns off the train, and the cards a player may pick."""
+    game = referee.game
+    pawns: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for seat, player in enumerate(game.players):
+        for cell in player.seated:
+            pawns.setdefault(cell, []).append({"seat": seat, "where": "seated"})
+        if player.aisle is not None:
+            pawns.setdefault(player.aisle, []).append({"seat": seat, "where": "aisle"})
+        if player.missed is not None:
+            pawns.setdefault(player.missed, []).append({"seat": seat, "where": "missed"})
+    return {
+        "kind": "trainline",
+        "cells": [{"cell": list(cell), "space": space.name.lower(), "pawns": pawns.get(cell, [])}
+                  for cell, space in sorted(game.layout.spaces.items())],
+        "seats": [{"seat": seat, "seated": len(player.seated), "supply": player.supply,
+                   "missed": player.missed is not None, "aisle": player.aisle is not None}
+                  for seat, player in enumerate(game.players)],
+        "pawns": PAWNS[len(game.players)],
+        "phase": game.phase.value,
+    }
+
+
+def offers(referee: TrainlineObserver, by_hand: bool) -> list[dict[str, Any]]:
+    """What players may enter now: the acting seat's action (taps and cards) and the end of
+    its turn; an attack's answer; the boarding die when it is rolled by hand."""
+    game, seat = referee.game, referee.game.acting_seat
+    if game.phase is Phase.MAIN:
+        cards = sorted(game.cards.numbers) + sorted(game.cards.ends_turn)
+        return [
+            {"name": "play", "label": f"Seat {seat}: tap your pawn and where it goes (or a "
+             "start space, or the pawns an action card names), pick the cards played",
+             "taps": True, "cards": cards, "takes": True},
+            {"name": "end", "label": f"Seat {seat} ends the turn without moving",
+             "choices": [{"label": "End the turn", "value": seat}]},
+        ]
+    if game.phase is Phase.RESPONSE:
+        return [{"name": "answer", "label": f"Seat {seat}: answer the attack",
+                 "choices": [{"label": "Rebel Passenger", "value": "rebel"},
+                             {"label": "Let it happen", "value": "accept"}]}]
+    if game.phase is Phase.BOARDING and by_hand:
+        return [{"name": "roll", "label": f"Seat {seat}: the boarding die, rolled by hand",
+                 "choices": [{"label": "Doors open", "value": "open"},
+                             {"label": "Doors closed", "value": "closed"}]}]
+    return []
+
+
+def entry_line(name: str, value: Any) -> dict[str, Any]:
+    """The referee line for a player's entry on the web view."""
+    if name == "play" and isinstance(value, dict):
+        return {"event": "play", "cells": value.get("cells", []),
+                "cards": value.get("cards", []), "takes": value.get("takes"),
+                "seat": value.get("seat")}
+    if name == "end" and isinstance(value, int) and not isinstance(value, bool):
+        return {"event": "button", "seat": value}
+    if name == "answer" and value in ("rebel", "accept"):
+        return {"event": "play", "cells": [], "cards": [REBEL] if value == "rebel" else []}
+    if name == "roll" and value in ("open", "closed"):
+        return rolled([value])
+    raise BadInputError(f"no Train Line entry {name!r} with that value")
+
+
+def rolled(faces: Sequence[str]) -> dict[str, Any]:
+    """The boarding die as the board rolled it (``open`` or ``closed``)."""
+    return {"event": "roll", "open": list(faces)[:1] == ["open"]}
+
+
+def typed_line(text: str) -> dict[str, Any] | None:
+    """``roll open`` / ``roll closed`` (the boarding die rolled by hand) or ``button N`` (seat
+    N ends its turn); None for anything else."""
+    words = text.lower().split()
+    if len(words) == 2 and words[0] == "roll" and words[1] in ("open", "closed"):
+        return rolled(words[1:])
+    if len(words) == 2 and words[0] in ("button", "seat") and words[1].isdigit():
+        return {"event": "button", "seat": int(words[1])}
+    return None
+
+
+def is_event(line: Mapping[str, Any]) -> bool:
+    """Every line of a game at the table is an event: a roll, a seat's button, an entry."""
+    return "event" in line
+
+
+def show(referee: TrainlineObserver) -> list[str]:
+    """Each seat's pawns: seated, in the aisle, off the train."""
+    return [f"     seat {seat}: {len(player.seated)} seated, "
+            f"{'1' if player.aisle else 'none'} in the aisle, {player.off_train()} off the train"
+            for seat, player in enumerate(referee.game.players)]
+
+
+def ending(referee: TrainlineObserver, turns: int) -> list[str]:
+    """The winner, once every pawn of a seat is seated."""
+    winners = sorted(referee.game.winners)
+    if not winners:
+        return []
+    return [*show(referee), f"Seat {' and '.join(map(str, winners))} wins after {turns} turns: "
+            "every pawn seated."]
+
+
+INPUTS = GameInputs(
+    typed=typed_line,
+    button=lambda press: {"event": "button", "seat": press.seat},
+    help="roll open, roll closed (the boarding die rolled by hand), button N (seat N ends its "
+         "turn); the moves are entered on the web view",
+    is_event=is_event,
+    typed_dice="roll open, or roll closed",
+    rolled=rolled,
+    web=WebInputs(offers=offers, line=entry_line),
+)
+"""Train Line's inputs besides the camera: every action from the web view, the boarding die
+from the board, a seat's short press ends its turn."""
+
 GAME = TableGame[TrainlineObserver](
     name="trainline",
     title="Train Line Chicago",
@@ -83,5 +199,10 @@ GAME = TableGame[TrainlineObserver](
     open_referee=open_referee,
     referee_file=referee_file,
     transcript=transcript,
+    inputs=INPUTS,
+    dice="doors",
+    show=show,
+    ending=ending,
+    draw=draw,
 )
-"""Train Line Chicago, as the app knows it so far."""
+"""Train Line Chicago, as the app plays it: from the web view."""

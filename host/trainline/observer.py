@@ -3,7 +3,10 @@
 The camera sees where every pawn stands and the cards put on the discard piles; it cannot see
 hands. So the referee explains each new table by searching for a sequence of legal actions that
 plays exactly the cards seen played (and the boarding die rolls the board reported) and leaves
-the pawns where the camera sees them. The format is documented in ``docs/trainline.md``.
+the pawns where the camera sees them. At the table, where no camera reads the board, players
+enter each action on the web view instead (``play`` lines: cells tapped and cards played,
+``host.trainline.taps``) and the board rolls the boarding die for it; the referee plays each
+action or says why not. The format is documented in ``docs/trainline.md``.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from host.errors import BadInputError
+from host.errors import BadInputError, IllegalMoveError
 from host.jsonl import json_objects, judged, seats_and_first
 from host.referee import Verdict
 from host.trainline.cards import ADVANCED_MOTION, REBEL
@@ -30,8 +33,11 @@ from host.trainline.moves import (
     MoveAlong,
     Rebel,
     UseToken,
+    describe,
+    move_from_json,
     move_to_json,
 )
+from host.trainline.taps import Taps, action_of, pawn_owner
 from host.turns import TurnIndicator
 
 Cell = tuple[int, int]
@@ -82,6 +88,32 @@ def parse_pawns(data: Any, seats: int) -> tuple[Pawns, ...]:
     return tuple(found)
 
 
+MAX_TAPS = 8
+"""More cells than any action names (a pawn, where it goes, the seat a slide ends in)."""
+
+
+def parse_taps(data: Mapping[str, Any], game: TrainlineGame) -> Taps:
+    """Read a ``play`` line entered on the web view (a BadInputError if malformed)."""
+    cells, cards, takes = data.get("cells", []), data.get("cards", []), data.get("takes")
+    if not isinstance(cells, list) or len(cells) > MAX_TAPS:
+        raise BadInputError(f'"cells" is a list of at most {MAX_TAPS} cells [row, col]')
+    tapped = tuple(_cell(cell, "cells") for cell in cells)
+    if not isinstance(cards, list) or len(cards) > MAX_TAPS or not all(
+            isinstance(card, str) for card in cards):
+        raise BadInputError('"cards" is a list of card names')
+    known = set(game.cards.numbers) | set(game.cards.ends_turn)
+    unknown = sorted({*cards, *([takes] if isinstance(takes, str) else [])} - known)
+    if unknown:
+        raise BadInputError(f"no Train Line card {unknown}")
+    if takes is not None and not isinstance(takes, str):
+        raise BadInputError('"takes" is the name of the card a Pan Handler takes')
+    seat = data.get("seat")
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
+                             or not 0 <= seat < len(game.players)):
+        raise BadInputError(f'"seat" is a seat from 0 to {len(game.players) - 1}')
+    return Taps(tuple(cell for cell in tapped if cell is not None), tuple(cards), takes, seat)
+
+
 def pawns_of(game: TrainlineGame) -> tuple[Pawns, ...]:
     """Where the engine's pawns stand, as the camera would see them."""
     return tuple(Pawns(frozenset(p.seated), p.aisle, p.missed) for p in game.players)
@@ -109,14 +141,38 @@ class TrainlineObserver:
         # The decks' order is unknown and does not matter: hands are set from what is played.
         self.game = TrainlineGame.new(seats, random.Random(0), first)
         self.rolls: list[bool] = []
+        self.said: list[str] = []
+        """The actions of the turn going on, in words (``feed``)."""
 
     def opening(self) -> Verdict:
         """The verdict on the opening line: who plays first."""
         return Verdict("waiting", self.game.acting_seat)
 
     def feed(self, line: Mapping[str, Any]) -> Verdict:
-        """The verdict on one line: an observation, a die roll or a seat's button."""
-        return Verdict.of(self._judge(line))
+        """``judge`` as the app takes it (``host.referee.TableReferee``): a turn that ends
+        carries its actions in words (``move.text``, for the terminal and the web view's log),
+        and a turn going on says what was just done and what is awaited (``pending``)."""
+        verdict = self._judge(line)
+        said = [describe(move_from_json(move)) for move in verdict.get("moves", ())]
+        self.said += said
+        if verdict["verdict"] in ("move", "win"):
+            text = f"seat {verdict['seat']}: {'; '.join(self.said) or 'nothing'}"
+            verdict = {**verdict, "move": {"text": text}}
+            self.said = []
+        elif verdict["verdict"] == "roll" or said:
+            verdict = {**verdict, "pending": self._awaited("; ".join(said))}
+        return Verdict.of(verdict)
+
+    def _awaited(self, done: str) -> str:
+        """What was just done (if anything) and whose action is awaited, in words."""
+        seat = self.game.acting_seat
+        if self.game.phase is Phase.BOARDING:
+            awaited = f"seat {seat}: roll the boarding die"
+        elif self.game.phase is Phase.RESPONSE:
+            awaited = f"seat {seat}: answer the attack (a Rebel Passenger, or let it happen)"
+        else:
+            awaited = f"seat {seat} goes on"
+        return f"{done}; {awaited}" if done else awaited
 
     def turn_indicator(self) -> TurnIndicator:
         """Whose turn it is, for the seat LEDs."""
@@ -124,8 +180,8 @@ class TrainlineObserver:
 
     @property
     def dice_wanted(self) -> int:
-        """The boarding die is not rolled on the board yet."""
-        return 0
+        """The boarding die, while a pawn entered on the web view stands at the doors."""
+        return 1 if self.game.is_chance_node() else 0
 
     def _judge(self, data: Mapping[str, Any]) -> dict[str, Any]:
         seat = self.game.acting_seat
@@ -135,10 +191,20 @@ class TrainlineObserver:
         if event == "roll":
             if not isinstance(data.get("open"), bool):
                 raise BadInputError('a roll event needs "open": true or false')
+            if self.game.is_chance_node():  # a pawn entered on the web view is at the doors
+                return self._play(BoardingDie(data["open"]))
             self.rolls.append(data["open"])
             return {"verdict": "waiting", "seat": seat}
         if event == "button":
             return self._button(data.get("seat"))
+        if event == "play":
+            taps = parse_taps(data, self.game)
+            self._hold(taps)
+            try:
+                move = action_of(self.game, taps)
+            except IllegalMoveError as error:
+                return {"verdict": "illegal", "seat": seat, "reason": str(error)}
+            return self._play(move)
         seen = parse_pawns(data.get("pawns"), len(self.game.players))
         played = data.get("played", [])
         if not isinstance(played, list) or not all(isinstance(c, str) for c in played):
@@ -176,6 +242,41 @@ class TrainlineObserver:
             "next_seat": self.game.acting_seat,
             **self._lights(),
         }
+
+    def _hold(self, taps: Taps) -> None:
+        """The hands are unseen: the seat acting holds the cards it says it played (and the
+        target of a Pan Handler the card taken), so the rules judge everything else."""
+        actor = self.game.players[self.game.acting_seat or 0]
+        if self.game.phase is Phase.RESPONSE:  # the attack may still need the card it takes
+            actor.actions += [card for card in taps.cards if card not in actor.actions]
+            return
+        actor.numbers = [card for card in taps.cards if card in self.game.cards.numbers]
+        actor.actions = [card for card in taps.cards if card not in self.game.cards.numbers]
+        owner = taps.seat if taps.seat is not None else (
+            pawn_owner(self.game, taps.cells[0]) if taps.cells else None)
+        if owner is not None and owner != self.game.acting_seat and taps.takes is not None:
+            victim = self.game.players[owner]
+            held = victim.numbers if taps.takes in self.game.cards.numbers else victim.actions
+            held[:] = [taps.takes]
+
+    def _play(self, move: Move) -> dict[str, Any]:
+        """One action entered on the web view (or the die the board rolled for it), played if
+        the rules allow it, explained if not."""
+        seat, begun = self.game.acting_seat, self.game.turns_begun
+        why = self.game.why_illegal(move)
+        if why is not None:
+            return {"verdict": "illegal", "seat": seat, "reason": why}
+        self.game.push(move)
+        self.rolls = []
+        said = [move_to_json(move)]
+        if self.game.phase is Phase.OVER:
+            return {"verdict": "win", "seat": seat, "moves": said,
+                    "winners": sorted(self.game.winners), "next_seat": None}
+        if self.game.turns_begun != begun:
+            return {"verdict": "move", "seat": seat, "moves": said,
+                    "next_seat": self.game.acting_seat, **self._lights()}
+        kind = "roll" if self.game.is_chance_node() else "waiting"
+        return {"verdict": kind, "seat": self.game.acting_seat, "moves": said}
 
     def _button(self, seat: Any) -> dict[str, Any]:
         """The seat on turn ends its turn without moving (the table has shown all it did)."""

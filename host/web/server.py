@@ -1,16 +1,16 @@
 """A small HTTP server for the web view, built on the standard library.
 
 The app publishes snapshots of the game (``publish``) and camera frames (``publish_frame``);
-pages get them live through server-sent events. The players' undo / accept buttons arrive in
-``commands``, which the app polls: the server never touches the game itself. Served on
-localhost by default; sharing on the network is an explicit choice and then every request must
-carry the PIN shown on the laptop.
+pages get them live through server-sent events. The players' undo / accept buttons and what
+they enter for the game (``/input``) arrive in ``commands``, which the app polls: the server
+never touches the game itself. Served on localhost by default; sharing on the network is an
+explicit choice and then every request must carry the PIN shown on the laptop.
 
 Every request must name this server in its Host header (an IP address, ``localhost`` or this
 computer's name: a page of another site that rebinds its own name to us is refused), and every
-request that changes the game (undo, accept) must come from our own page: same Origin, and the
-session token the page was served with. Wrong PINs are counted per client: after
-``PIN_TRIES`` in a row, that client is locked out for ``PIN_LOCKOUT_SECONDS``.
+request that changes the game (undo, accept, an entry) must come from our own page: same
+Origin, and the session token the page was served with. Wrong PINs are counted per client:
+after ``PIN_TRIES`` in a row, that client is locked out for ``PIN_LOCKOUT_SECONDS``.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from host.errors import BadInputError
+from host.jsonl import loads
 
 STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -38,6 +39,12 @@ STATIC = {
 }
 CONTROLS = ("undo", "accept")
 """What the players can ask from the page: take back the last turn, or accept the table."""
+ENTRY = "input"
+"""Where the page posts what a player entered (a JSON ``{"input": name, "value": ...}``)."""
+MAX_ENTRY_BYTES = 4096
+"""The largest entry the page sends (a few cells and card names) is far smaller."""
+WebCommand = str | dict[str, Any]
+"""What the page asks: a control (``undo``, ``accept``) or an entry for the game."""
 KEEPALIVE_SECONDS = 15.0
 """An idle event stream sends a comment this often, so proxies and phones keep it open."""
 PIN_TRIES = 5
@@ -96,7 +103,7 @@ class WebView:
         """The session token: served inside the page, required on every request that changes
         the game (another site's page cannot read it)."""
         self.pins = PinGuard(lockout_seconds)
-        self.commands: queue.Queue[str] = queue.Queue()
+        self.commands: queue.Queue[WebCommand] = queue.Queue()
         self._changed = threading.Condition()
         self._state: dict[str, Any] = {}
         self._version = 0
@@ -273,8 +280,32 @@ def _handler(view: WebView) -> type[BaseHTTPRequestHandler]:
             elif control in CONTROLS:
                 view.commands.put(control)
                 self._send(HTTPStatus.ACCEPTED, "application/json", b'{"ok": true}')
+            elif control == ENTRY:
+                entry = self._entry()
+                if isinstance(entry, str):
+                    self._send(HTTPStatus.BAD_REQUEST, "application/json",
+                               json.dumps({"refused": entry}).encode())
+                else:
+                    view.commands.put(entry)
+                    self._send(HTTPStatus.ACCEPTED, "application/json", b'{"ok": true}')
             else:
                 self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found")
+
+        def _entry(self) -> dict[str, Any] | str:
+            """The entry the request carries, or why it is not one (the game judges it)."""
+            try:
+                length = int(self.headers.get("Content-Length", ""))
+            except ValueError:
+                return "no Content-Length"
+            if not 0 < length <= MAX_ENTRY_BYTES:
+                return f"an entry is 1 to {MAX_ENTRY_BYTES} bytes"
+            try:
+                entry = loads(self.rfile.read(length).decode("utf-8"))
+            except ValueError:  # bad UTF-8 and bad JSON alike
+                return "an entry is a JSON object"
+            if not isinstance(entry, dict) or not isinstance(entry.get("input"), str):
+                return 'an entry is {"input": name, "value": ...}'
+            return {"input": entry["input"], "value": entry.get("value")}
 
         def _refusal(self) -> str | None:
             """Why a request that changes the game is not from our own page, if it is not."""

@@ -30,8 +30,10 @@ def snapshot(
     message: tuple[str, str] | None = None,
     scores: list[dict[str, Any]] | None = None,
     camera: bool = False,
+    inputs: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Everything the page shows. ``message`` is (``alert`` or ``info``, text)."""
+    """Everything the page shows. ``message`` is (``alert`` or ``info``, text); ``inputs``
+    are what players may enter now (``host.table_game.WebInputs``)."""
     return {
         "game": game,
         "title": title,
@@ -49,4 +51,5 @@ def snapshot(
         "message": None if message is None else {"level": message[0], "text": message[1]},
         "scores": scores or [],
         "camera": camera,
+        "inputs": inputs or [],
     }

@@ -81,14 +81,135 @@ function drawRollecate(table, turn) {
   return root;
 }
 
+// Train Line: the board as a grid of cells (tap one to pick it for an entry), each seat's pawns.
+function drawTrainline(table, turn) {
+  const root = el("div");
+  const rows = Math.max(...table.cells.map((c) => c.cell[0])) + 1;
+  const cols = Math.max(...table.cells.map((c) => c.cell[1])) + 1;
+  const board = el("div", "tl-board");
+  board.style.gridTemplateColumns = "repeat(" + cols + ", minmax(0, 1fr))";
+  board.style.gridTemplateRows = "repeat(" + rows + ", auto)";
+  for (const c of table.cells) {
+    const cell = el("div", "tl-cell " + c.space);
+    cell.dataset.cell = c.cell.join(",");
+    cell.style.gridRow = String(c.cell[0] + 1);
+    cell.style.gridColumn = String(c.cell[1] + 1);
+    if (taps.some((t) => t.join(",") === c.cell.join(","))) cell.classList.add("tapped");
+    for (const p of c.pawns) {
+      const pawn = el("span", "pawn seat-" + p.seat + " " + p.where, String(p.seat));
+      pawn.title = "seat " + p.seat + " (" + p.where + ")";
+      cell.append(pawn);
+    }
+    cell.addEventListener("click", () => tap(c.cell));
+    board.append(cell);
+  }
+  root.append(board);
+  for (const seat of table.seats) {
+    const box = seatBox(seat.seat, "Seat " + seat.seat + " · " + seat.seated + " of " + table.pawns +
+      " seated · " + (seat.supply + (seat.missed ? 1 : 0)) + " off the train", turn);
+    if (picked.seat === seat.seat) box.classList.add("picked");
+    box.addEventListener("click", () => { picked.seat = picked.seat === seat.seat ? null : seat.seat; redraw(); });
+    root.append(box);
+  }
+  return root;
+}
+
 function drawTable(table, turn) {
   if (table && table.kind === "trains") return drawTrains(table, turn);
   if (table && table.kind === "rollecate") return drawRollecate(table, turn);
+  if (table && table.kind === "trainline") return drawTrainline(table, turn);
   return el("pre", "raw", JSON.stringify(table, null, 2));
+}
+
+// What a player is entering: cells tapped on the drawn table, cards picked, a seat named.
+let taps = [];
+let picked = { cards: [], takes: "", seat: null };
+let lastState = null;
+
+function tap(cell) {
+  const key = cell.join(",");
+  const at = taps.findIndex((t) => t.join(",") === key);
+  if (at >= 0) taps.splice(at, 1); else taps.push(cell);
+  redraw();
+}
+
+function clearEntry() {
+  taps = [];
+  picked = { cards: [], takes: "", seat: null };
+}
+
+function redraw() { if (lastState) render(lastState); }
+
+// The game's entries on offer (its descriptor's WebInputs): buttons, or taps and cards.
+function drawInputs(inputs) {
+  const root = $("inputs");
+  root.replaceChildren();
+  $("inputs-panel").hidden = inputs.length === 0;
+  for (const offer of inputs) {
+    const box = el("div", "offer");
+    box.dataset.input = offer.name;
+    box.append(el("div", "offer-label", offer.label));
+    for (const choice of offer.choices || []) {
+      const button = el("button", "choice", choice.label);
+      button.type = "button";
+      button.addEventListener("click", () => enter(offer.name, choice.value));
+      box.append(button);
+    }
+    if (offer.taps) box.append(tapEntry(offer));
+    root.append(box);
+  }
+}
+
+function tapEntry(offer) {
+  const form = el("div", "tap-entry");
+  form.append(el("div", "tapped-cells", taps.length ? "tapped: " + taps.map((t) => "(" + t.join(", ") + ")").join(" → ") :
+    "tap the cells on the board"));
+  const cards = el("div", "card-picks");
+  for (const name of offer.cards || []) {
+    const chip = el("button", "chip" + (picked.cards.includes(name) ? " on" : ""), name);
+    chip.type = "button";
+    chip.dataset.card = name;
+    chip.addEventListener("click", () => {
+      const at = picked.cards.indexOf(name);
+      if (at >= 0) picked.cards.splice(at, 1); else picked.cards.push(name);
+      redraw();
+    });
+    cards.append(chip);
+  }
+  form.append(cards);
+  if (offer.takes) {
+    const takes = el("select", "takes");
+    takes.append(el("option", "", "card a Pan Handler takes…"));
+    takes.options[0].value = "";
+    for (const name of offer.cards || []) {
+      const option = el("option", "", name);
+      option.value = name;
+      option.selected = picked.takes === name;
+      takes.append(option);
+    }
+    takes.addEventListener("change", () => { picked.takes = takes.value; });
+    form.append(takes);
+  }
+  const send = el("button", "send", "Send");
+  send.type = "button";
+  send.addEventListener("click", () => enter(offer.name, {
+    cells: taps, cards: picked.cards, takes: picked.takes || null, seat: picked.seat,
+  }));
+  const clear = el("button", "clear", "Clear");
+  clear.type = "button";
+  clear.addEventListener("click", () => { clearEntry(); redraw(); });
+  form.append(send, clear);
+  return form;
+}
+
+async function enter(name, value) {
+  const response = await post("/input", JSON.stringify({ input: name, value: value }));
+  if (response && response.ok) { clearEntry(); redraw(); }
 }
 
 function render(state) {
   if (!state || !state.game) return;
+  lastState = state;
   document.title = "Conductor — " + state.title;
   $("title").textContent = state.title;
   const turn = state.turn || {};
@@ -120,6 +241,7 @@ function render(state) {
     tr.append(el("th", "", "Seat " + row.seat), el("td", "", String(row.score)));
     return tr;
   }));
+  drawInputs(state.inputs || []);
   cameraOn = Boolean(state.camera);
   if (cameraOn) refreshCamera();
 }
@@ -135,13 +257,15 @@ function refreshCamera() {
   probe.src = withPin("/frame.jpg?t=" + Date.now());
 }
 
-async function send(control) {
-  const response = await fetch("/" + control, {
-    method: "POST",
-    headers: { "X-Conductor-Token": token, "X-Conductor-Pin": pin },
-  });
-  if (response.status === 401 || response.status === 429) askPin(await pinProblem(response));
+async function post(path, body) {
+  const headers = { "X-Conductor-Token": token, "X-Conductor-Pin": pin };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, { method: "POST", headers: headers, body: body }).catch(() => null);
+  if (response && (response.status === 401 || response.status === 429)) askPin(await pinProblem(response));
+  return response;
 }
+
+function send(control) { return post("/" + control); }
 
 // What to tell the player about a refused PIN (none for a first visit).
 async function pinProblem(response) {
