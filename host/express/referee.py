@@ -248,6 +248,7 @@ class ExpressReferee:
             on_turn=None if self.over else self.current,
             direction=self.order.direction,
             skipped=self.order.skipped(),
+            unscored=self.over,
         )
 
     def _lights(self) -> dict[str, Any]:

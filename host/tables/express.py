@@ -2,24 +2,24 @@
 
 ``conductor play express`` referees from the camera (``vision.express_zones``), the seat buttons
 naming what it cannot see (a Derailment's target, a turn that left the table looking the same);
-``conductor score express`` counts a table file or a photo of the final count. The demo is told
-in words: a bots' hand outgrows the camera's marked area (docs/express.md).
+``conductor score express`` counts a table file or a photo of the final count. The demo shows a
+bots' hand through the rendered camera, as ``demo trains`` and ``demo rollecate`` do.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from host.errors import BadInputError
 from host.express import bots
 from host.express.cards import ExpressCards, Kind, standard_cards
-from host.express.game import MAX_PLAYERS, MIN_PLAYERS, ExpressGame, Phase
-from host.express.moves import Accept, Protect, describe
-from host.express.referee import ExpressReferee, judge_lines
+from host.express.game import MAX_PLAYERS, MIN_PLAYERS, ExpressGame
+from host.express.observation import ExpressObservation
+from host.express.referee import ExpressReferee, judge_lines, observation_of
 from host.express.scoring import (
     SeatTable,
     load_table,
@@ -28,54 +28,75 @@ from host.express.scoring import (
     scores_as_text,
     train_from_json,
 )
+from host.express.transcript import observation_lines
 from host.jsonl import read_text_lines
 from host.table_game import (
     PHOTO_SUFFIXES,
+    DemoTable,
     GameInputs,
+    Scene,
     TableGame,
     opening_seats,
     seats_between,
 )
-from host.turns import turn_words
 from vision.deck_references import DeckReferences
+from vision.express_scene import TableDoesNotFit, express_layout
 from vision.express_zones import ExpressZones, seats_seen, with_backs
 from vision.imaging import read_image
 from vision.pipeline import Pipeline
 from vision.table import SEAT_EDGES
 
 
-def transcript(seed: int, players: int, out: TextIO,
-               pause: Callable[[], None] = lambda: None) -> int:
-    """Bots play one seeded hand; print each turn in words and the final scores."""
+def demo_table(seed: int, players: int) -> DemoTable:
+    """A seeded hand between bots, as the referee reads it (every table with the counts of the
+    cards held and discarded, ``--camera none``) and as the camera shows it (``camera_view``),
+    each seat's button where the camera cannot tell a turn's end or a Derailment's target."""
     rng = random.Random(seed)
     game = ExpressGame.new(players, rng)
-    print(f"Express, {players} players, seed {seed}", file=out)
-    turn, actor = 1, game.current
-    words: list[str] = []
-    while game.phase is not Phase.OVER:
-        seat = game.acting_seat
-        if not words:
-            actor = game.current
-        move = bots.choose(game, rng)
-        game.push(move)
-        if isinstance(move, Protect | Accept):
-            words.append(f"seat {seat} {describe(move)}")
+    bots.play_out(game, rng)
+    lines = [line for line, _ in observation_lines(game)]
+    shown = [line for line, _ in observation_lines(
+        game, seen=lambda table: camera_view(observation_of(table), game.cards).to_json())]
+    opening = ExpressGame(game.setup, game.cards)
+    scenes = [Scene(camera_view(observation_of(opening), game.cards))]
+    for line in shown[1:]:
+        view = None if is_event(line) else ExpressObservation.from_json(line, players)
+        if view is None or view == scenes[-1].view:  # the camera sees no change
+            events = () if view is not None else (line,)
+            scenes[-1] = Scene(scenes[-1].view, (*scenes[-1].events, *events))
         else:
-            words.append(describe(move))
-        if game.phase in (Phase.DRAW, Phase.OVER):
-            print(
-                f"turn {turn}, seat {actor}: {'; '.join(words)} "
-                f"(hand {len(game.seats[actor].hand)}) -> "
-                f"{turn_words(game.turn_indicator(), 'hand over')}",
-                file=out,
-            )
-            turn, words = turn + 1, []
-            pause()
-    ended = "the draw pile is empty" if game.went_out is None else f"seat {game.went_out} goes out"
-    print(f"hand ends: {ended}", file=out)
-    for line in scores_as_text(game.scores()):
-        print(line, file=out)
-    return 0
+            scenes.append(Scene(view))
+    return DemoTable(lines, scenes, unseen=_not_laid(scenes, players, seed), still_frames=11,
+                     hand_frames=4, note="     (the seats' buttons are the bots', pressed where "
+                     "the camera cannot tell a turn's end or a Derailment's target)")
+
+
+def camera_view(table: Mapping[str, Any], cards: ExpressCards) -> ExpressObservation:
+    """What the camera sees of a table: no counts of the cards held or discarded, and in the
+    special slot only the Disasters and Turntables (the cars a Disaster takes lie face down
+    under the draw pile's place: the referee does not need them, and a spread row of them
+    outgrows the table's middle)."""
+    seen = ExpressObservation.from_json(table, len(table["trains"]))
+    special = tuple(name for name in seen.special
+                    if cards.kind(name) in (Kind.DISASTER, Kind.TURNTABLE))
+    return ExpressObservation(seen.trains, seen.way_cars, seen.discard, special)
+
+
+def _not_laid(scenes: Sequence[Scene], players: int, seed: int) -> str | None:
+    """Why the rendered camera cannot show these tables (None: it can)."""
+    zones = ExpressZones(players, way_car_names(standard_cards()))
+    for turn, scene in enumerate(scenes):
+        assert isinstance(scene.view, ExpressObservation)
+        if any(any(car.startswith(f"{zones.wild}:") for car in train.cars)
+               and zones.wild_type([car.split(":")[0] for car in train.cars]) is None
+               for trains in scene.view.trains for train in trains):
+            return (f"from table {turn} a Wild Car lies in a train of several car types, and "
+                    "the camera cannot tell which it stands for")
+        try:
+            express_layout(scene.view, seed)
+        except TableDoesNotFit as error:
+            return f"table {turn} outgrows the camera's marked area ({error})"
+    return None
 
 
 def score(path: Path, as_json: bool, out: TextIO, players: int | None = None,
@@ -214,7 +235,7 @@ GAME = TableGame[ExpressReferee](
     check_seats=check_seats,
     open_referee=open_referee,
     referee_file=referee_file,
-    transcript=transcript,
+    demo=demo_table,
     pipeline=camera_pipeline,
     inputs=INPUTS,
     score=score,
