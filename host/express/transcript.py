@@ -28,7 +28,8 @@ def observation_lines(game: ExpressGame, looks: random.Random | None = None,
     table whenever a turn ends. A turn that leaves the table as it was (taking the discard top
     and discarding a card of that name; with no counts of the cards held and discarded, any turn
     ending with a discard of the top card's name) ends with its seat's button; a Derailment
-    taken names its target with that seat's button. ``looks``: also show the table mid-turn,
+    taken names its target with that seat's button; with no counts of the cards held, a seat
+    going out presses its button after its last turn. ``looks``: also show the table mid-turn,
     one time in five; ``seen``: what is shown of a table (by default all that an observer
     counting hands sees)."""
     replay = ExpressGame(game.setup, game.cards)
@@ -46,6 +47,8 @@ def observation_lines(game: ExpressGame, looks: random.Random | None = None,
                 turn.append({"event": "button", "seat": actor})
             if derailed is not None and isinstance(move, Accept):
                 turn.append({"event": "button", "seat": derailed})
+            if replay.went_out is not None and "hands" not in table:
+                turn.append({"event": "button", "seat": replay.went_out})
             lines += [(line, None) for line in turn[:-1]]
             lines.append((turn[-1], replay.turn_indicator()))
             last, derailed = table, None

@@ -16,8 +16,9 @@ from typing import Any, TextIO
 
 from host.errors import BadInputError
 from host.express import bots
-from host.express.cards import ExpressCards, Kind, standard_cards
+from host.express.cards import CABOOSE, WILD, ExpressCards, Kind, standard_cards
 from host.express.game import MAX_PLAYERS, MIN_PLAYERS, ExpressGame
+from host.express.moves import AddCar, Move, Steal
 from host.express.observation import ExpressObservation
 from host.express.referee import ExpressReferee, judge_lines, observation_of
 from host.express.scoring import (
@@ -53,7 +54,7 @@ def demo_table(seed: int, players: int) -> DemoTable:
     each seat's button where the camera cannot tell a turn's end or a Derailment's target."""
     rng = random.Random(seed)
     game = ExpressGame.new(players, rng)
-    bots.play_out(game, rng)
+    bots.play_out(game, rng, allowed=lambda move: camera_reads(game, move))
     lines = [line for line, _ in observation_lines(game)]
     shown = [line for line, _ in observation_lines(
         game, seen=lambda table: camera_view(observation_of(table), game.cards).to_json())]
@@ -69,6 +70,25 @@ def demo_table(seed: int, players: int) -> DemoTable:
     return DemoTable(lines, scenes, unseen=_not_laid(scenes, players, seed), still_frames=11,
                      hand_frames=4, note="     (the seats' buttons are the bots', pressed where "
                      "the camera cannot tell a turn's end or a Derailment's target)")
+
+
+def camera_reads(game: ExpressGame, move: Move) -> bool:
+    """False for a play whose table the camera cannot read: one leaving a Wild Car in a train
+    of several car types (Caboose aside), or of a type other than the one it stands for. No
+    input names a Wild Car's type yet, so the demo's bots keep to the others."""
+    trains = game.seats[game.current].trains
+    match move:
+        case AddCar(card, train, as_type):
+            cars = [*((car.card, car.as_type) for car in trains[train].cars),
+                    (card, as_type or card)]
+        case Steal(victim, train, onto) if onto is not None:
+            stolen = game.seats[victim].trains[train].cars[-1]
+            cars = [*((car.card, car.as_type) for car in trains[onto].cars),
+                    (stolen.card, stolen.as_type)]
+        case _:
+            return True
+    others = {card for card, _ in cars if card not in (WILD, CABOOSE)}
+    return all(card != WILD or {as_type} == others for card, as_type in cars)
 
 
 def camera_view(table: Mapping[str, Any], cards: ExpressCards) -> ExpressObservation:
