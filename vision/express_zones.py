@@ -22,7 +22,7 @@ from itertools import pairwise
 import numpy as np
 
 from host.express.observation import ExpressObservation, TrainSeen
-from vision.card_backs import find_backs
+from vision.card_backs import search_backs
 from vision.imaging import Image, Matrix, Points, transform_points
 from vision.readings import CardReading, TableFrame
 from vision.table import (
@@ -92,10 +92,13 @@ class ExpressZones:
     def observe(self, frame: TableFrame) -> tuple[tuple[CardReading, ...],
                                                   ExpressObservation | None]:
         """The cards as read (the face-down ones found by their backs added, without a name),
-        and the observation they make (None: something is unclear). A face-up card the
+        and the observation they make (None: something is unclear, or a back may have gone
+        unfound). A face-up card the
         recognizer could not name makes no observation: it would read as a face-down Loco; nor
         does paper where no card was found (``vision.unread_cards``): a card not read."""
         cards = with_backs(frame.image, frame.image_to_table, frame.cards)
+        if cards is None:
+            return frame.cards, None
         if any(card.name is None for card in frame.cards) or unread_card(
                 frame.image, frame.image_to_table,
                 [card.table_corners for card in cards if card.table_corners is not None]):
@@ -167,12 +170,15 @@ class ExpressZones:
 
 
 def with_backs(image: Image, image_to_table: Matrix, cards: Sequence[CardReading]
-               ) -> tuple[CardReading, ...]:
+               ) -> tuple[CardReading, ...] | None:
     """The cards found face up, and after them those lying face down (found by their backs,
-    ``vision.card_backs``), without a name."""
+    ``vision.card_backs``), without a name; None when a back may have gone unfound."""
+    search = search_backs(image, image_to_table)
+    if search.unsure:
+        return None
     to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
     return (*cards, *(CardReading(None, 0.0, transform_points(to_image, corners), corners)
-                      for corners in find_backs(image, image_to_table)))
+                      for corners in search.backs))
 
 
 def seats_seen(cards: Sequence[CardReading]) -> int | None:

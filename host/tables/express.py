@@ -41,6 +41,7 @@ from host.table_game import (
     seats_between,
 )
 from vision.deck_references import DeckReferences
+from vision.detect import FAINT_THRESHOLD, THRESHOLD
 from vision.express_scene import TableDoesNotFit, express_layout
 from vision.express_zones import ExpressZones, seats_seen, with_backs
 from vision.imaging import read_image
@@ -142,7 +143,7 @@ def photo_table(path: Path, players: int | None, cards: ExpressCards, out: TextI
                 references: DeckReferences | None = None) -> list[SeatTable]:
     """Each seat's table read from a photo of the final count (BadInputError, saying what to
     do, for anything the camera cannot read for sure: a photo is never scored by guess)."""
-    pipeline = Pipeline(deck="express", references=references)
+    pipeline = Pipeline(deck="express", references=references, thresholds=EXPRESS_THRESHOLDS)
     image = read_image(path)
     reading = pipeline.read(image)
     if reading.image_to_table is None:
@@ -151,6 +152,9 @@ def photo_table(path: Path, players: int | None, cards: ExpressCards, out: TextI
         raise BadInputError(f"{path}: a card could not be read: spread the cards so none "
                             "covers another, and take the photo again")
     found = with_backs(image, reading.image_to_table, reading.cards)
+    if found is None:
+        raise BadInputError(f"{path}: a face-down card cannot be told from the cloth: lay the "
+                            "cards on a plainer cloth, apart, and take the photo again")
     seats = players or seats_seen(found)
     if seats is None or seats not in SEAT_EDGES:
         raise BadInputError(f"{path}: cannot tell the seats apart (give --players, and keep "
@@ -230,6 +234,11 @@ def ending(referee: ExpressReferee, turns: int) -> list[str]:
             "`conductor score express PHOTO`"]
 
 
+EXPRESS_THRESHOLDS = (THRESHOLD, FAINT_THRESHOLD)
+"""Express tables spread many small cards to the far side: the finder also looks with the
+faint threshold (``vision.detect``)."""
+
+
 def camera_pipeline(players: int, references: DeckReferences | None = None) -> Pipeline:
     """The recognizer reading an Express table of ``players`` seats, one at each table edge
     (its cards read with ``references``: None for Conductor's own faces)."""
@@ -237,7 +246,7 @@ def camera_pipeline(players: int, references: DeckReferences | None = None) -> P
         raise BadInputError(f"the camera reads Express tables of {min(SEAT_EDGES)} to "
                             f"{max(SEAT_EDGES)} seats, one a table edge")
     return Pipeline(deck="express", zones=ExpressZones(players, way_car_names(standard_cards())),
-                    references=references)
+                    references=references, thresholds=EXPRESS_THRESHOLDS)
 
 
 check_seats = seats_between("Express", MIN_PLAYERS, MAX_PLAYERS)
