@@ -24,7 +24,7 @@ def test_the_camera_sees_the_turns_the_hand_played(tmp_path: Path) -> None:
     """The first tables of a seeded hand, rendered, read by the recognizer and judged with the
     seats' buttons: every turn is recognised, none called illegal, the referee where the
     tables fed straight leave it."""
-    seed = 24
+    seed = 1
     game = demo_table(seed=seed, players=2)
     assert game.unseen is None, game.unseen
     scenes = game.scenes[:7]
@@ -48,7 +48,7 @@ def test_the_camera_sees_the_turns_the_hand_played(tmp_path: Path) -> None:
         assert session.referee.turn_indicator() == expected.turn_indicator()
 
 
-@pytest.mark.parametrize(("seed", "players"), [(4, 3), (24, 2)])
+@pytest.mark.parametrize(("seed", "players"), [(4, 3), (1, 2)])
 def test_every_demo_table_lays_out_or_says_why_not(seed: int, players: int) -> None:
     game = demo_table(seed, players)
     for scene in game.scenes:

@@ -170,7 +170,7 @@ def express_layout(observation: ExpressObservation, seed: int, jitter_degrees: f
         raise TableDoesNotFit(f"{len(observation.special)} special discards do not fit in "
                               "the middle")
     for depth in range(int(rng.integers(3, 7))):
-        lay(None, middle[draw] + depth * 0.4, 90.0, "pile")
+        lay(None, middle[draw] + depth * 0.4, 0.0, "pile")  # upright: it fits its place
     if observation.discard is not None:
         lay(observation.discard, middle[discard], 0.0, "discard")
     for index, name in zip(rest, observation.special, strict=False):

@@ -101,7 +101,8 @@ class ExpressZones:
             return frame.cards, None
         if any(card.name is None for card in frame.cards) or unread_card(
                 frame.image, frame.image_to_table,
-                [card.table_corners for card in cards if card.table_corners is not None]):
+                [card.table_corners for card in cards if card.table_corners is not None],
+                [card.table_corners for card in frame.cards if card.table_corners is not None]):
             return cards, None
         return cards, self.observation(cards)
 
