@@ -38,19 +38,16 @@ def unread_card(image: Image, image_to_table: Matrix, found: Sequence[Points],
                 faces: Sequence[Points] | None = None) -> bool:
     """Whether paper the size of a good part of a card lies where none of the ``found`` cards
     (table corners, face up or down) does, or may lie unseen (a cloth nearly as light as the
-    cards: paper cannot be told from it). The paper's grey is that of ``faces`` (the cards
-    found face up; by default all ``found``); with none, nothing is known to compare with."""
+    cards: paper cannot be told from it). ``faces``: the cards found face up, if known; with
+    none, no paper is known to compare with, and nothing is said to be unread."""
     size = (round(TABLE_WIDTH_MM), round(TABLE_HEIGHT_MM))
     view = cv2.warpPerspective(grey(image), image_to_table, size, flags=cv2.INTER_AREA)
     known = np.zeros(view.shape, np.uint8)
     for corners in found:
         cv2.fillConvexPoly(known, np.round(corners).astype(np.int32), 255)
     inside = known > 0
-    if faces is not None:
-        paper_of = np.zeros(view.shape, np.uint8)
-        for corners in faces:
-            cv2.fillConvexPoly(paper_of, np.round(corners).astype(np.int32), 255)
-        inside = paper_of > 0
+    if faces is not None and not faces:
+        return False  # no paper found to compare with (an empty table but for backs)
     known = np.asarray(cv2.dilate(known, np.ones((2 * CARD_MARGIN_MM + 1,) * 2, np.uint8)),
                        np.uint8)
     # The marker sheets at the corners are paper too.
