@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from host.turns import TurnIndicator
@@ -23,3 +24,10 @@ def expected_verdicts(
         else:
             expected.append(("move" if lights.on_turn is not None else "win", lights))
     return [json.dumps(line) for line, _ in lines], expected
+
+
+def moves_in(scenes: Sequence[Any], judge: Callable[[Any], dict[str, Any]]) -> int:
+    """How many turns a referee (``judge``: one line in, its verdict out) finds in a demo's
+    scenes fed straight to it, after the opening table: what the camera should find too."""
+    return sum(judge(line)["verdict"] == "move"
+               for scene in scenes[1:] for line in (scene.view.to_json(), *scene.events))
