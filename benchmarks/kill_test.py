@@ -3,9 +3,10 @@
 After each kill: the journal must pass ``PRAGMA integrity_check``; a journaled game still
 playing must ``resume`` (as it was played: same camera and board) to the same winners as an
 uninterrupted run; and its ``export`` judged again by ``conductor referee`` must name the same
-winners. Express and Train Line Chicago demos keep no game in the journal (only the file is
-checked). A ``play`` killed half-way is resumed with a video of the table from the turn the
-journal holds on, as players put the table back as shown.
+winners (an Express hand ends with none: it is scored from the table). Train Line Chicago
+demos keep no game in the journal (only the file is checked). A ``play`` killed half-way is
+resumed with a video of the table from the turn the journal holds on, as players put the table
+back as shown.
 
 Run on demand from the repository root: ``python benchmarks/kill_test.py [--kills N]
 [--seed S] [--rendered N]``. Prints the counts.
@@ -34,7 +35,7 @@ from host.tables.trains import demo_table  # noqa: E402 - the checkout's own, th
 from host.trains.observation import TrainsObservation  # noqa: E402
 from vision.camera import RenderedCamera  # noqa: E402
 
-JOURNALED = ("trains", "rollecate")
+JOURNALED = ("trains", "rollecate", "express")
 """Demos that keep their game in the journal (the others only print)."""
 PLAY_SEED, PLAY_SEATS = 26, 2
 """The table game the video shows (a short one: 10 moves)."""

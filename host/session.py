@@ -73,9 +73,9 @@ class Session(Generic[R]):
         ended = verdict.ends_turn
         self.journal.record_input(self.game_id, data, dict(verdict.move) if ended else None)
         self._inputs.append((data, ended))
-        winners = self.referee.turn_indicator().winners
-        if ended and winners:
-            self.journal.finish(self.game_id, sorted(winners))
+        shown = self.referee.turn_indicator()
+        if ended and shown.over:  # with winners, or unscored (an Express hand)
+            self.journal.finish(self.game_id, sorted(shown.winners))
         return verdict
 
     def undo(self) -> None:

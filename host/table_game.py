@@ -88,6 +88,9 @@ class DemoTable:
     """The same game as the rendered camera shows it, starting with the opening table."""
     note: str | None = None
     """A line told after the opening (how the demo stands in for the players)."""
+    unseen: str | None = None
+    """Why the rendered camera cannot show this game (None: it can; the game is then fed
+    straight to the referee with ``--camera none`` only)."""
     still_frames: int = 12
     """Rendered frames each table stands still."""
     hand_frames: int = 6

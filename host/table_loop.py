@@ -134,8 +134,8 @@ class TableLoop:
 
     @property
     def over(self) -> bool:
-        """True once the game has a winner."""
-        return bool(self.session.referee.turn_indicator().winners)
+        """True once the game is over."""
+        return bool(self.session.referee.turn_indicator().over)
 
     def handle(self, event: Event, now: float) -> None:
         """Take one event into account; ``now`` is the loop's clock (seconds)."""
@@ -213,8 +213,8 @@ class TableLoop:
         self.complaint, self.alerting = None, False
         if verdict.ends_turn:
             text = str(verdict.move.get("text", kind))
-            if kind == "win":
-                winners = sorted(self.session.referee.turn_indicator().winners)
+            winners = sorted(self.session.referee.turn_indicator().winners)
+            if kind == "win" and winners:
                 seats = " and ".join(f"seat {seat}" for seat in winners)
                 text += f" — {seats} {'WINS' if len(winners) == 1 else 'SHARE THE WIN'}"
             self.log.add(kind, text)

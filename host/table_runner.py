@@ -40,6 +40,7 @@ def demo(game: Game, seed: int, players: int, app: AppContext) -> int:
             raise BadInputError(f"{game.title} has no demo yet")
         return game.transcript(seed, players, app.out, app.pause)
     table = game.demo(seed, players)
+    app = _camera_for(table, app, seed)
     opening = table.lines[0]
     settings = {"mode": "demo", "seed": seed, "players": players, "camera": app.camera,
                 "board": app.board}
@@ -110,6 +111,7 @@ def _resume_demo(game: Game, game_id: int, settings: Mapping[str, Any], app: App
         raise BadInputError(f"game {game_id} was a demo: run conductor demo {game.name} --seed "
                             f"{seed} again")
     table = game.demo(seed, players)
+    app = _camera_for(table, app, seed)
     session = Session.resume(app.journal, game_id, game.open_referee)
     if game.inputs is not None and any(game.inputs.is_event(line) for line in table.lines):
         return _resume_with_events(game, game_id, table, session, settings, app, seed)
@@ -196,6 +198,16 @@ def scenes_left(scenes: list[Scene], inputs: list[dict[str, Any]],
     return [Scene(current.view, current.events[events_done:]), *scenes[shown:]]
 
 
+def _camera_for(table: DemoTable, app: AppContext, seed: int) -> AppContext:
+    """The app as the demo can run: a game the rendered camera cannot show is fed straight to
+    the referee, saying why."""
+    if table.unseen is None or app.camera == "none":
+        return app
+    app.say(f"The rendered camera cannot show seed {seed}: {table.unseen}; its tables go "
+            "straight to the referee (--camera none)")
+    return replace(app, camera="none")
+
+
 def _picture(game: Game, referee: Any) -> object:
     """What tells two referees' games apart: the web view's table, or whose turn it is."""
     return game.draw(referee) if game.draw is not None else referee.turn_indicator()
@@ -221,7 +233,7 @@ def _run_demo(game: Game, table: DemoTable, start: int, session: Session[Any],
             app.say(f"camera: {feed.frames} rendered frames read in {seconds:.1f} s "
                     f"({feed.frames / max(seconds, 1e-9):.0f} frames/s)")
     _say(app, game.ending(session.referee, session.turns))
-    if not session.referee.turn_indicator().winners:
+    if not session.referee.turn_indicator().over:
         app.say("The referee did not see the game to its end.")
         return 1
     return 0
@@ -337,7 +349,7 @@ def play_at_table(game: Game, players: int, first: int, app: AppContext,
 def _stopped(game: Game, app: AppContext, session: Session[Any]) -> None:
     """The end of a game at the table, or how to go on with it."""
     _say(app, game.ending(session.referee, session.turns))
-    if not session.referee.turn_indicator().winners:
+    if not session.referee.turn_indicator().over:
         app.say(f"Stopped after {session.turns} {game.turn_word}; `conductor resume "
                 f"{session.game_id}` goes on.")
 

@@ -33,6 +33,14 @@ class TurnIndicator:
     """The winning seat or seats, once the game is over."""
     alert: bool = False
     """True while the referee is warning about an illegal move."""
+    unscored: bool = False
+    """True when the game is over but its winners are not known yet (an Express hand, scored
+    from the table afterwards)."""
+
+    @property
+    def over(self) -> bool:
+        """True once the game is over: it has winners, or it ended unscored."""
+        return bool(self.winners) or self.unscored
 
 
 def turn_words(turn: TurnIndicator, over: str) -> str:

@@ -7,6 +7,7 @@ import io
 from pathlib import Path
 
 import pytest
+from transcripts import moves_in
 
 from host.camera_feed import CameraFeed
 from host.cli import main
@@ -53,10 +54,7 @@ def test_the_camera_sees_the_turns_the_game_played(tmp_path: Path) -> None:
     scenes = game.scenes[:14]
     # The same scenes fed straight to a referee give the turns the camera should find.
     expected = open_referee(game.lines[0])
-    moves = 0
-    for scene in scenes[1:]:
-        for line in (scene.view.to_json(), *scene.events):
-            moves += expected.feed(line).verdict == "move"
+    moves = moves_in(scenes, expected.feed)
     assert moves >= 4
     out = io.StringIO()
     with Journal(tmp_path / "journal.sqlite") as journal:

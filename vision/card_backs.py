@@ -5,11 +5,14 @@ must know where face-down cards lie (an Express Loco) finds them here. The table
 from above (table millimetres, ``BACK_PX_PER_MM``); pixels of the back's deep, dark crimson (wood,
 skin and most cloths are orange, yellow or paler) are grouped, and
 each group the size and shape of one card is one back. A group of another size (a pile's
-overhang, a crimson cloth, two backs touching) is not a back: the caller then sees no card there
-and reads its table as incomplete, never as a guess.
+overhang, a crimson cloth, two backs touching) is not a back, but a back may hide in it: a
+group of at least half a card's area that is not one back makes the search unsure
+(``BackSearch.unsure``), and the caller reads its table as incomplete, never as a guess.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -32,9 +35,29 @@ FILL = 0.8
 """Share of its rotated box a group must fill to be one card."""
 
 
+UNSURE_AREA = 0.5
+"""Share of a card's area from which a crimson group that is not one back may hide one."""
+
+
+@dataclass(frozen=True)
+class BackSearch:
+    """The backs found on a table, and whether one may have gone unfound."""
+
+    backs: list[Points]
+    """The corners (table millimetres) of each back found, a 4 x 2 array in the box's order."""
+    unsure: bool
+    """True when a crimson group a back may hide in is not one back (a crimson cloth, a back
+    touching another card or the cloth's pattern)."""
+
+
 def find_backs(image: Image, image_to_table: Matrix) -> list[Points]:
-    """The corners (table millimetres) of every card lying face down on the table, each a 4 x 2
-    array in the box's order."""
+    """The corners (table millimetres) of every card found lying face down on the table, each a
+    4 x 2 array in the box's order (``search_backs`` also says whether one may be missing)."""
+    return search_backs(image, image_to_table).backs
+
+
+def search_backs(image: Image, image_to_table: Matrix) -> BackSearch:
+    """The cards found lying face down on the table, and whether one may have gone unfound."""
     scale = np.diag([BACK_PX_PER_MM, BACK_PX_PER_MM, 1.0])
     size = (round(TABLE_WIDTH_MM * BACK_PX_PER_MM), round(TABLE_HEIGHT_MM * BACK_PX_PER_MM))
     view = cv2.warpPerspective(image, scale @ image_to_table, size, flags=cv2.INTER_AREA)
@@ -47,13 +70,15 @@ def find_backs(image: Image, image_to_table: Matrix) -> list[Points]:
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((9, 9), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     backs = []
+    unsure = False
     card = np.array([CARD_WIDTH_MM, CARD_HEIGHT_MM]) * BACK_PX_PER_MM
     for contour in contours:
         box = cv2.minAreaRect(contour)
         sides = np.sort(np.array(box[1], np.float64))
-        if np.any(np.abs(sides / card - 1) > SIZE_TOLERANCE):
-            continue
-        if cv2.contourArea(contour) < FILL * float(np.prod(sides)):
+        area = cv2.contourArea(contour)
+        if (np.any(np.abs(sides / card - 1) > SIZE_TOLERANCE)
+                or area < FILL * float(np.prod(sides))):
+            unsure = unsure or area >= UNSURE_AREA * float(np.prod(card))
             continue
         backs.append(np.asarray(cv2.boxPoints(box), np.float64) / BACK_PX_PER_MM)
-    return backs
+    return BackSearch(backs, unsure)

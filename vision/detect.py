@@ -38,10 +38,19 @@ MIN_PAPER_CONTRAST = 30
 card back, a dark tile of the cloth or a hole between cards is not a card's paper window."""
 TABLE_REACH_MM = 60.0
 """How far beyond the markers' centres cards are looked for, when the table is known."""
-THRESHOLD_BLOCK = 21
-"""Neighbourhood of the local threshold, pixels (a few frame-line widths)."""
-THRESHOLD_OFFSET = 8
-"""How much darker than its neighbourhood a pixel must be to count as ink."""
+Threshold = tuple[int, int]
+"""A local threshold: the neighbourhood (pixels, a few frame-line widths) and how much darker
+than it a pixel must be to count as ink."""
+THRESHOLD: Threshold = (21, 8)
+"""The local threshold frame lines are looked for with: it keeps a small card's window clear of
+what is drawn in it."""
+FAINT_THRESHOLD: Threshold = (41, 2)
+"""A wider, fainter one, which closes the frame line of a small, blurred card where
+``THRESHOLD`` leaves a gap for its window to leak through (cards on the far side of a steep
+table). It traces the cloth's grain too, about tripling the finder's time, so only a game
+whose tables need it asks for it (Express: tuning seeds 2000-2019 of
+``benchmarks/express_camera.py``, medium tables read right 45-55 % with ``THRESHOLD`` alone,
+65-70 % with both; docs/vision.md)."""
 
 
 @dataclass(frozen=True)
@@ -127,10 +136,11 @@ def patch_of(grey_image: Image, window: Points) -> Image:
     return np.asarray(cv2.resize(big, size, interpolation=cv2.INTER_AREA), np.uint8)
 
 
-def ink(grey_image: Image) -> Image:
-    """Pixels darker than their neighbourhood (255), the rest 0."""
+def ink(grey_image: Image, threshold: Threshold = THRESHOLD) -> Image:
+    """Pixels darker than their neighbourhood by the ``threshold`` (255), the rest 0."""
+    block, offset = threshold
     marked = cv2.adaptiveThreshold(grey_image, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
-                                   cv2.THRESH_BINARY_INV, THRESHOLD_BLOCK, THRESHOLD_OFFSET)
+                                   cv2.THRESH_BINARY_INV, block, offset)
     return np.asarray(marked, np.uint8)
 
 
@@ -204,18 +214,41 @@ def _table_box(grey_image: Image, image_to_table: Matrix | None
     return low, high
 
 
-def find_cards(grey_image: Image, image_to_table: Matrix | None = None) -> list[FoundCard]:
+def find_cards(grey_image: Image, image_to_table: Matrix | None = None,
+               thresholds: tuple[Threshold, ...] = (THRESHOLD,)) -> list[FoundCard]:
     """Every card window in a grey frame, rectified.
 
     ``image_to_table``: homography to table millimetres, if the table was found; without it
     only the window's shape is checked (more false candidates, which identification rejects).
+    ``thresholds``: the local thresholds the windows are looked for with, pooled.
     Where candidates overlap, the one closest to a window's size wins (without a homography the
     smallest).
     """
     low, high = _table_box(grey_image, image_to_table)
-    contours, hierarchy = cv2.findContours(
-        ink(np.ascontiguousarray(grey_image[low[1]:high[1], low[0]:high[0]])), cv2.RETR_CCOMP,
-        cv2.CHAIN_APPROX_NONE, offset=(int(low[0]), int(low[1])))
+    searched = np.ascontiguousarray(grey_image[low[1]:high[1], low[0]:high[0]])
+    candidates = [candidate for threshold in thresholds
+                  for candidate in _windows(ink(searched, threshold), low, image_to_table)]
+    candidates.sort(key=lambda candidate: (candidate[0], candidate[1]))
+    found: list[FoundCard] = []
+    centres: list[Points] = []
+    for _, _, corners in candidates:
+        centre = corners.mean(axis=0)
+        reach = 0.3 * min(_sides(corners))
+        if centres and float(np.hypot(*(np.array(centres) - centre).T).min()) < reach:
+            continue
+        patch = patch_of(grey_image, corners)
+        if _is_paper(patch):
+            found.append(FoundCard(corners, patch))
+            centres.append(centre)
+    return found
+
+
+def _windows(marked: Image, low: np.ndarray, image_to_table: Matrix | None
+             ) -> list[tuple[float, float, Points]]:
+    """The holes of an ink image (``marked``, cut from the frame at ``low``) that have a card
+    window's shape: each with its size error, area and corners in frame pixels."""
+    contours, hierarchy = cv2.findContours(marked, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE,
+                                           offset=(int(low[0]), int(low[1])))
     if hierarchy is None:
         return []
     candidates: list[tuple[float, float, Points]] = []
@@ -238,22 +271,9 @@ def find_cards(grey_image: Image, image_to_table: Matrix | None = None) -> list[
             continue
         corners = _refine(contour.reshape(-1, 2).astype(np.float64), corners)
         ordered = _shape_ok(corners, image_to_table)
-        if ordered is None:
-            continue
-        candidates.append((_size_error(ordered, image_to_table), area, ordered))
-    candidates.sort(key=lambda candidate: (candidate[0], candidate[1]))
-    found: list[FoundCard] = []
-    centres: list[Points] = []
-    for _, _, corners in candidates:
-        centre = corners.mean(axis=0)
-        reach = 0.3 * min(_sides(corners))
-        if centres and float(np.hypot(*(np.array(centres) - centre).T).min()) < reach:
-            continue
-        patch = patch_of(grey_image, corners)
-        if _is_paper(patch):
-            found.append(FoundCard(corners, patch))
-            centres.append(centre)
-    return found
+        if ordered is not None:
+            candidates.append((_size_error(ordered, image_to_table), area, ordered))
+    return candidates
 
 
 def _is_paper(patch: Image) -> bool:

@@ -3,10 +3,12 @@ face down, or the Diesel face up, at the player's left), its Way Cars at the rig
 row, and in the middle the draw pile, the discard pile's top and the special discard slot;
 photographed like any other table (``vision.scene``).
 
-The places are those ``vision.express_zones`` reads: rows ``ROW_PITCH_MM`` apart from the first
-train's, nearest the player; cars ``CAR_PITCH_MM`` apart along the edge. A table whose cards
-would overlap or stray into another seat's zone does not fit the marked area and raises
-``TableDoesNotFit`` (a real table is larger, or its players overlap their cards).
+The places are those ``vision.express_zones`` reads: in each seat's zone, rows ``ROW_PITCH_MM``
+apart from the nearest the player, cards ``CAR_PITCH_MM`` apart along the edge, the trains packed
+one after another with an empty place between two (``pack``); in the middle a grid round the
+discard pile's place. A table whose cards would overlap or stray into another seat's zone does
+not fit the marked area and raises ``TableDoesNotFit`` (a real table is larger, or its players
+overlap their cards).
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import numpy as np
 
 from host.deck import load_deck
 from host.express.observation import ExpressObservation, TrainSeen
-from vision.express_zones import DISCARD_PLACE_MM, seat_of
+from vision.express_zones import DISCARD_PLACE_MM, LONG_EDGES, SEAT_DEPTH_MM, seat_of
+from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM
 from vision.imaging import Image, Points
 from vision.scene import LaidCard, Look, Tabletop, difficulty, lay_table, photograph
 from vision.table import (
@@ -32,48 +35,67 @@ from vision.table import (
     outward,
 )
 
-FIRST_ROW_MM = 52.0
-"""How far from its edge the first train's row lies (card centres)."""
-ROW_PITCH_MM = 96.0
-"""Distance between two rows of trains."""
-CAR_PITCH_MM = 70.0
-"""Distance between two cards of a row."""
-ROW_START_MM = 75.0
-"""How far from the player's left corner of the table the first card of a row lies (the
-markers sit in the corners)."""
-MIDDLE_PITCH_MM = 90.0
-"""Distance from the discard pile to the draw pile (left) and the special slot (right)."""
+FIRST_ROW_MM = 47.0
+"""How far from its edge the first row lies (card centres)."""
+ROW_PITCH_MM = 94.0
+"""Distance between two rows of cards (a card's height and a 6 mm gap)."""
+CAR_PITCH_MM = 68.0
+"""Distance between two cards of a row (a card's width and a 5 mm gap: the recognizer finds a
+card by its frame line, so cards must not touch)."""
+CORNER_MM = 28.0
+"""How far from a corner of the marked area cards start (the markers, 50 mm squares centred on
+the corners, reach 25 mm in)."""
 
 
 class TableDoesNotFit(ValueError):
     """The table's cards cannot all lie apart within the marked area."""
 
 
-LEFT_NEIGHBOUR = {Edge.BOTTOM: Edge.LEFT, Edge.LEFT: Edge.TOP, Edge.TOP: Edge.RIGHT,
-                  Edge.RIGHT: Edge.BOTTOM}
-"""The edge at each seat's left-hand corner of the table."""
+def _length(edge: Edge) -> float:
+    return TABLE_WIDTH_MM if edge in LONG_EDGES else TABLE_HEIGHT_MM
 
 
-def place(edge: Edge, row: int, slot: int, players: int) -> Points:
-    """Centre of card ``slot`` (0: the player's leftmost) of row ``row`` (0: nearest the
-    player) in front of the seat at ``edge``. With a seat at the left-hand corner's other
-    edge, a row starts as far from that edge as it lies from its own, so each card stays
-    nearest its own player's edge."""
+def _span(edge: Edge, players: int) -> tuple[float, float]:
+    """Where cards may lie along a seat's edge (from the player's left corner): a long edge's
+    whole length but the markers, a short edge's between the long edges' seats' zones."""
+    if edge in LONG_EDGES:
+        return CORNER_MM, _length(edge) - CORNER_MM
+    depths = SEAT_DEPTH_MM[players]
+    left, right = (Edge.TOP, Edge.BOTTOM) if edge is Edge.LEFT else (Edge.BOTTOM, Edge.TOP)
+    return depths.get(left, CORNER_MM), _length(edge) - depths.get(right, CORNER_MM)
+
+
+def seat_places(edge: Edge, players: int) -> list[list[Points]]:
+    """The card centres of each row in front of the seat at ``edge`` (nearest the player first,
+    each from the player's left), within the seat's zone."""
+    low, high = _span(edge, players)
     middle = np.array(DISCARD_PLACE_MM)
-    length = TABLE_WIDTH_MM if edge in (Edge.BOTTOM, Edge.TOP) else TABLE_HEIGHT_MM
-    depth = FIRST_ROW_MM + row * ROW_PITCH_MM
-    start = max(ROW_START_MM, depth + CAR_PITCH_MM / 2) \
-        if LEFT_NEIGHBOUR[edge] in SEAT_EDGES[players] else ROW_START_MM
-    along = -length / 2 + start + slot * CAR_PITCH_MM
-    return np.asarray(middle + outward(edge) * (edge_distance(edge, middle) - depth)
-                      + edge_direction(edge) * along, np.float64)
+    rows = []
+    depth = FIRST_ROW_MM
+    while depth + CARD_HEIGHT_MM / 2 <= SEAT_DEPTH_MM[players][edge]:
+        count = int((high - low - CARD_WIDTH_MM) // CAR_PITCH_MM) + 1
+        alongs = [low + CARD_WIDTH_MM / 2 + slot * CAR_PITCH_MM - _length(edge) / 2
+                  for slot in range(count)]
+        rows.append([np.asarray(middle + outward(edge) * (edge_distance(edge, middle) - depth)
+                                + edge_direction(edge) * along, np.float64) for along in alongs])
+        depth += ROW_PITCH_MM
+    return rows
 
 
-def middle_place(offset: int) -> Points:
-    """Centre of a card in the middle: 0 the discard pile, -1 the draw pile, 1, 2, ... the
-    special slot from its oldest card."""
+def middle_places(players: int) -> list[Points]:
+    """The places in the middle, in the special slot's order (rows from the far side, each from
+    the left), the discard pile's place (``DISCARD_PLACE_MM``) among them."""
     x, y = DISCARD_PLACE_MM
-    return np.array([x + offset * MIDDLE_PITCH_MM, y], np.float64)
+    places = []
+    for row in range(-4, 5):
+        for column in range(-7, 8):
+            centre = np.array([x + column * CAR_PITCH_MM, y + row * ROW_PITCH_MM], np.float64)
+            corners = Placement((float(centre[0]), float(centre[1])), 0.0).corners()
+            if (corners.min() >= 0 and corners[:, 0].max() <= TABLE_WIDTH_MM
+                    and corners[:, 1].max() <= TABLE_HEIGHT_MM
+                    and all(seat_of(corner, players) is None for corner in corners)):
+                places.append(centre)
+    return places
 
 
 def _train_cards(train: TrainSeen) -> list[str | None]:
@@ -82,10 +104,31 @@ def _train_cards(train: TrainSeen) -> list[str | None]:
     return [loco, *(car.split(":", 1)[0] for car in train.cars)]
 
 
+def pack(groups: Sequence[Sequence[str | None]], rows: Sequence[int]) -> list[tuple[int, int]]:
+    """Row and place of each card of ``groups`` (trains, then the Way Cars) laid in order in rows
+    of ``rows`` places: one empty place between two groups of a row, a group that does not fit
+    what is left of a row starts the next (TableDoesNotFit when none is left)."""
+    spots: list[tuple[int, int]] = []
+    row, used = 0, 0
+    for group in groups:
+        if not group:
+            continue
+        start = used + 1 if used else 0
+        if row < len(rows) and start + len(group) > rows[row]:
+            row, start = row + 1, 0
+        if row >= len(rows) or start + len(group) > rows[row]:
+            raise TableDoesNotFit(f"a row of {len(group)} cards does not fit in front of its seat")
+        spots += [(row, start + slot) for slot in range(len(group))]
+        used = start + len(group)
+    return spots
+
+
 def express_layout(observation: ExpressObservation, seed: int, jitter_degrees: float = 3.0,
                    hands: Sequence[Sequence[str]] = ()) -> list[LaidCard]:
-    """The cards of an Express table as players lay them (a little crooked); ``hands``, at the
-    final count, each seat's cards left in hand, spread in a row beyond its trains."""
+    """The cards of an Express table as players lay them (a little crooked): each seat's trains
+    packed in rows (``pack``), its Way Cars after them, and at the final count (``hands``) each
+    seat's cards left in hand in a row of their own beyond; in the middle the draw pile, the
+    discard pile's top and the special slot."""
     players = len(observation.trains)
     if players not in SEAT_EDGES:
         raise TableDoesNotFit(f"rendered Express tables seat 2 to 4, not {players}")
@@ -103,25 +146,35 @@ def express_layout(observation: ExpressObservation, seed: int, jitter_degrees: f
                               name is None, zone))
 
     for seat, edge in enumerate(SEAT_EDGES[players]):
-        for row, train in enumerate(observation.trains[seat]):
-            for slot, name in enumerate(_train_cards(train)):
-                lay(name, place(edge, row, slot, players), edge.facing_degrees,
-                    f"train {seat} {row}")
-        for slot, name in enumerate(hands[seat] if hands else ()):
-            lay(name, place(edge, len(observation.trains[seat]), slot, players),
-                edge.facing_degrees,
-                f"hand {seat}")
-        slots = int((TABLE_WIDTH_MM if edge in (Edge.BOTTOM, Edge.TOP) else TABLE_HEIGHT_MM)
-                    - 2 * ROW_START_MM) // int(CAR_PITCH_MM) + 1
-        for index, name in enumerate(observation.way_cars[seat]):
-            lay(name, place(edge, 0, slots - 1 - index, players), edge.facing_degrees,
-                f"way {seat}")
+        rows = seat_places(edge, players)
+        groups: list[Sequence[str | None]] = [_train_cards(train)
+                                              for train in observation.trains[seat]]
+        groups.append(observation.way_cars[seat])
+        spots = pack(groups, [len(row) for row in rows])
+        names = [name for group in groups for name in group]
+        for (row, slot), name in zip(spots, names, strict=True):
+            lay(name, rows[row][slot], edge.facing_degrees, f"train {seat} {row}")
+        held = hands[seat] if hands else ()
+        if held:
+            row = spots[-1][0] + 1 if spots else 0
+            if row >= len(rows) or len(held) > len(rows[row]):
+                raise TableDoesNotFit(f"seat {seat}'s hand does not fit in front of it")
+            for slot, name in enumerate(held):
+                lay(name, rows[row][slot], edge.facing_degrees, f"hand {seat}")
+    middle = middle_places(players)
+    discard = next(index for index, centre in enumerate(middle)
+                   if np.allclose(centre, DISCARD_PLACE_MM))
+    draw, rest = discard - 1, [index for index in range(len(middle))
+                               if index not in (discard - 1, discard)]
+    if len(observation.special) > len(rest):
+        raise TableDoesNotFit(f"{len(observation.special)} special discards do not fit in "
+                              "the middle")
     for depth in range(int(rng.integers(3, 7))):
-        lay(None, middle_place(-1) + depth * 0.4, 90.0, "pile")
+        lay(None, middle[draw] + depth * 0.4, 0.0, "pile")  # upright: it fits its place
     if observation.discard is not None:
-        lay(observation.discard, middle_place(0), 0.0, "discard")
-    for index, name in enumerate(observation.special):
-        lay(name, middle_place(1 + index), 0.0, f"special {index}")
+        lay(observation.discard, middle[discard], 0.0, "discard")
+    for index, name in zip(rest, observation.special, strict=False):
+        lay(name, middle[index], 0.0, f"special {index}")
     _check_fit(meant, players)
     return laid
 

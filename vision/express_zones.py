@@ -1,12 +1,14 @@
 """Zones of an Express table: each seat's trains as rows of cards in front of the player, its
 Way Cars, the discard pile's top card and the special discard slot.
 
-A card within ``SEAT_REACH_MM`` of a seat's edge is that seat's. Its cards lie in rows along the
-edge, one train a row, the first train nearest the player; each row reads from the player's
-left: the Loco (a face-down card, which the recognizer finds but cannot name, or the Diesel Loco
-face up), then the cars. Way Cars lie in the seat's zone too and are told apart by name. In the
+A card within its seat's depth (``SEAT_DEPTH_MM``) of a seat's edge is that seat's. Its cards
+lie in rows along the edge, the first train nearest the player; each row reads from the player's
+left, and holds one train or several, one empty place (``TRAIN_GAP_MM``) apart: each train from
+its Loco (a face-down card, which the recognizer finds but cannot name, or the Diesel Loco face
+up), then its cars. Way Cars lie in the seat's zone too and are told apart by name. In the
 middle, the card on the discard pile's place is the pile's top; the other named cards there are
-the special discard slot, oldest (leftmost) first; cards face down there are the draw pile.
+the special discard slot, oldest first (in rows from the far side, each from the left as the
+first seat sees it); cards face down there are the draw pile.
 Whatever cannot be read for sure (a car without a name, a row not starting with a Loco, a Wild
 Car whose type its train does not settle) makes the frame incomplete (None), never a guess.
 """
@@ -20,7 +22,7 @@ from itertools import pairwise
 import numpy as np
 
 from host.express.observation import ExpressObservation, TrainSeen
-from vision.card_backs import find_backs
+from vision.card_backs import search_backs
 from vision.imaging import Image, Matrix, Points, transform_points
 from vision.readings import CardReading, TableFrame
 from vision.table import (
@@ -36,12 +38,27 @@ from vision.unread_cards import unread_card
 
 DECK_PREFIX = "express/"
 SEAT_REACH_MM = 260.0
-"""How far from a seat's edge its trains may lie (three rows of cards)."""
+"""How far from its edge a card tells which way its player faces (``seats_seen``)."""
+LONG_EDGES = (Edge.BOTTOM, Edge.TOP)
+"""The table's long edges: their seats' zones take the corners."""
+SEAT_DEPTH_MM: dict[int, dict[Edge, float]] = {
+    2: {Edge.BOTTOM: 282.0, Edge.TOP: 282.0},
+    3: {Edge.BOTTOM: 282.0, Edge.LEFT: 282.0, Edge.RIGHT: 282.0},
+    4: {Edge.BOTTOM: 188.0, Edge.TOP: 188.0, Edge.LEFT: 282.0, Edge.RIGHT: 282.0},
+}
+"""How far from its edge each seat's zone reaches, by the number of seats: three rows of cards
+(two for the long edges of four seats, which leaves the short edges' seats room along their
+edges); the rest of the table is the middle. The long edges' zones run the table's whole
+length, a short edge's zone lies between them."""
 ROW_TOLERANCE_MM = 30.0
 """Cards whose distances from the edge differ by less than this lie in the same row."""
-CAR_GAP_MM = 110.0
+CAR_GAP_MM = 100.0
 """Most distance between the centres of two neighbouring cards of a train: a train's cards lie
-side by side, so a wider gap is a card the recognizer did not find."""
+side by side."""
+TRAIN_GAP_MM = 170.0
+"""Most distance between the centres of the last card of a train and the Loco of the next in
+the same row: they lie one empty place apart. A wider gap, or a gap between ``CAR_GAP_MM`` and
+this one with no Loco after it, is a card the recognizer did not find."""
 DISCARD_PLACE_MM = (TABLE_WIDTH_MM / 2, TABLE_HEIGHT_MM / 2)
 """Where the discard pile lies: the middle of the table (the draw pile to its left, the special
 slot to its right)."""
@@ -75,13 +92,17 @@ class ExpressZones:
     def observe(self, frame: TableFrame) -> tuple[tuple[CardReading, ...],
                                                   ExpressObservation | None]:
         """The cards as read (the face-down ones found by their backs added, without a name),
-        and the observation they make (None: something is unclear). A face-up card the
+        and the observation they make (None: something is unclear, or a back may have gone
+        unfound). A face-up card the
         recognizer could not name makes no observation: it would read as a face-down Loco; nor
         does paper where no card was found (``vision.unread_cards``): a card not read."""
         cards = with_backs(frame.image, frame.image_to_table, frame.cards)
+        if cards is None:
+            return frame.cards, None
         if any(card.name is None for card in frame.cards) or unread_card(
                 frame.image, frame.image_to_table,
-                [card.table_corners for card in cards if card.table_corners is not None]):
+                [card.table_corners for card in cards if card.table_corners is not None],
+                [card.table_corners for card in frame.cards if card.table_corners is not None]):
             return cards, None
         return cards, self.observation(cards)
 
@@ -117,7 +138,8 @@ class ExpressZones:
             if len(hand) > 1 or any(None in map(_name, row) for row in hand):
                 return None
             held.append(tuple(str(_name(card)) for row in hand for card in row))
-            seat_trains = [self._train(row, said=not hands) for row in rows if row not in hand]
+            seat_trains = [self._train(cars, said=not hands) for row in rows
+                           if row not in hand for cars in _split(row)]
             if any(train is None for train in seat_trains):
                 return None
             trains.append(tuple(train for train in seat_trains if train is not None))
@@ -131,12 +153,11 @@ class ExpressZones:
         others = {name for name in cars if name not in (self.wild, "caboose")}
         return str(next(iter(others))) if len(others) == 1 else None
 
-    def _train(self, row: list[CardReading], said: bool = False) -> TrainSeen | None:
-        """One row as a train, or None if it does not read as one for sure; a Wild Car whose
-        type the table does not settle is left ``wild`` when the players will ``said`` it
-        (during play, on the web view), else the row is unsure."""
-        if any(float(np.hypot(*(_centre(a) - _centre(b)))) > CAR_GAP_MM
-               for a, b in pairwise(row)):
+    def _train(self, row: list[CardReading] | None, said: bool = False) -> TrainSeen | None:
+        """One train's cards as a train, or None if they do not read as one for sure; a Wild
+        Car whose type the table does not settle is left ``wild`` when the players will
+        ``said`` it (during play, on the web view), else the train is unsure."""
+        if not row:
             return None
         names = [_name(card) for card in row]
         loco, cars = names[0], names[1:]
@@ -153,12 +174,15 @@ class ExpressZones:
 
 
 def with_backs(image: Image, image_to_table: Matrix, cards: Sequence[CardReading]
-               ) -> tuple[CardReading, ...]:
+               ) -> tuple[CardReading, ...] | None:
     """The cards found face up, and after them those lying face down (found by their backs,
-    ``vision.card_backs``), without a name."""
+    ``vision.card_backs``), without a name; None when a back may have gone unfound."""
+    search = search_backs(image, image_to_table)
+    if search.unsure:
+        return None
     to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
     return (*cards, *(CardReading(None, 0.0, transform_points(to_image, corners), corners)
-                      for corners in find_backs(image, image_to_table)))
+                      for corners in search.backs))
 
 
 def seats_seen(cards: Sequence[CardReading]) -> int | None:
@@ -178,11 +202,27 @@ def seats_seen(cards: Sequence[CardReading]) -> int | None:
 
 
 def seat_of(point: Points, players: int) -> int | None:
-    """The seat whose zone holds a table point (the nearest edge's, within
-    ``SEAT_REACH_MM``), or None: the middle of the table."""
-    distances = [edge_distance(edge, point) for edge in SEAT_EDGES[players]]
-    seat = int(np.argmin(distances))
-    return seat if distances[seat] < SEAT_REACH_MM else None
+    """The seat whose zone holds a table point (``SEAT_DEPTH_MM``: the long edges' zones first,
+    as they take the corners), or None: the middle of the table."""
+    edges = SEAT_EDGES[players]
+    for edge in sorted(edges, key=lambda edge: edge not in LONG_EDGES):
+        if edge_distance(edge, point) < SEAT_DEPTH_MM[players][edge]:
+            return edges.index(edge)
+    return None
+
+
+def _split(row: list[CardReading]) -> list[list[CardReading] | None]:
+    """A row's trains, split where one empty place lies between two cards; None in place of
+    the row's trains when a gap is wider than that (a card not found)."""
+    trains: list[list[CardReading]] = [row[:1]]
+    for before, card in pairwise(row):
+        gap = float(np.hypot(*(_centre(card) - _centre(before))))
+        if gap > TRAIN_GAP_MM:
+            return [None]
+        if gap > CAR_GAP_MM:
+            trains.append([])
+        trains[-1].append(card)
+    return list(trains)
 
 
 def _name(card: CardReading) -> str | None:
@@ -219,6 +259,13 @@ def _middle(cards: list[CardReading]) -> tuple[str | None, tuple[str, ...]]:
     top = min(named, key=lambda card: float(np.hypot(*(_centre(card) - place))), default=None)
     if top is not None and float(np.hypot(*(_centre(top) - place))) > DISCARD_REACH_MM:
         top = None
-    special = sorted((card for card in named if card is not top),
-                     key=lambda card: float(_centre(card)[0]))
+    special = [card for row in _middle_rows([card for card in named if card is not top])
+               for card in row]
     return (None if top is None else _name(top)), tuple(str(_name(card)) for card in special)
+
+
+def _middle_rows(cards: list[CardReading]) -> list[list[CardReading]]:
+    """The special slot's rows, from the far side (as the first seat sees it), each from the
+    left."""
+    return [sorted(row, key=lambda card: float(_centre(card)[0]))
+            for row in reversed(_rows(Edge.BOTTOM, cards))]

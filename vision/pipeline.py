@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.deck_reader import DeckReader
-from vision.detect import FoundCard, find_cards, window_to_image
+from vision.detect import THRESHOLD, FoundCard, Threshold, find_cards, window_to_image
 from vision.faces import WINDOW_HEIGHT_MM
 from vision.identify import Identity, References, rendered_references
 from vision.imaging import Image, Matrix, Points, grey, transform_points
@@ -47,6 +47,9 @@ class Pipeline:
     references: References | CardReferences | None = None
     """Enrolled references: our framed faces' windows (``References``; by default Conductor's
     own rendered faces of ``deck``) or any deck's whole faces (``CardReferences``)."""
+    thresholds: tuple[Threshold, ...] = (THRESHOLD,)
+    """The local thresholds cards are looked for with (``vision.detect.find_cards``): the
+    first alone, and all of them when the zones find the table unclear with the first."""
     marker_every: int = 3
     """Frames between looks for the table markers."""
     table: TableFinder = field(default_factory=TableFinder)
@@ -75,6 +78,17 @@ class Pipeline:
         self.frames += 1
         to_table = self.table.homography
         grey_frame = grey(frame)
+        reading = self._read_cards(frame, grey_frame, to_table, markers, self.thresholds[:1])
+        if reading.observation is None and to_table is not None and len(self.thresholds) > 1:
+            # The other thresholds find cards the first misses, more slowly: only for a table
+            # the first leaves unclear.
+            reading = self._read_cards(frame, grey_frame, to_table, markers, self.thresholds)
+        return reading
+
+    def _read_cards(self, frame: Image, grey_frame: Image, to_table: Matrix | None,
+                    markers: int, thresholds: tuple[Threshold, ...]) -> FrameReading:
+        """The frame's cards found with ``thresholds``, named, and the zones' observation."""
+        assert self.references is not None
         cards = []
         seen = []
         if self._deck_reader is not None:
@@ -82,7 +96,8 @@ class Pipeline:
             cards = [CardReading(card.reading.name, card.reading.confidence, card.corners,
                                  card.table_corners, card_mm)
                      for card in self._deck_reader.read(frame, to_table)]
-        for found in find_cards(grey_frame, to_table) if self._deck_reader is None else ():
+        for found in (find_cards(grey_frame, to_table, thresholds)
+                      if self._deck_reader is None else ()):
             assert isinstance(self.references, References)
             identity = self._remembered(found) or self.references.identify(found.patch)
             seen.append((found, identity))

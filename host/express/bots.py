@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import host.engine as engine
 from host.engine import greedy_choice
@@ -61,11 +62,17 @@ def _worth(game: ExpressGame, move: Move) -> float:
     return 15  # a Disaster or Turntable
 
 
-def choose(game: ExpressGame, rng: random.Random) -> Move:
-    """The bot's move for the seat that must act now."""
-    return greedy_choice(game.legal_moves(), lambda move: _worth(game, move), rng)
+def choose(game: ExpressGame, rng: random.Random,
+           allowed: Callable[[Move], bool] = lambda move: True) -> Move:
+    """The bot's move for the seat that must act now, among the legal moves ``allowed`` likes
+    (all of them if it likes none)."""
+    moves = game.legal_moves()
+    return greedy_choice([move for move in moves if allowed(move)] or moves,
+                         lambda move: _worth(game, move), rng)
 
 
-def play_out(game: ExpressGame, rng: random.Random, limit: int = 5000) -> None:
-    """Let bots play the hand to its end (or ``limit`` moves)."""
-    engine.play_out(game, lambda: choose(game, rng), limit)
+def play_out(game: ExpressGame, rng: random.Random, limit: int = 5000,
+             allowed: Callable[[Move], bool] = lambda move: True) -> None:
+    """Let bots play the hand to its end (or ``limit`` moves), choosing among the moves
+    ``allowed`` likes."""
+    engine.play_out(game, lambda: choose(game, rng, allowed), limit)

@@ -57,6 +57,8 @@ def need_wild(where: WildCar) -> str:
     seat, train, car = where
     return (f"Wild Car: seat {seat}, train {train + 1}, car {car + 1} lies in a train of "
             "several types: say on the web view which type it stands for")
+OUT = "out"
+"""A move's ``ending`` when a seat's button says it went out after its last turn."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,8 @@ class ExpressReferee:
         self.last_raw: dict[str, Any] | None = None
         """The last table seen, as seen (a Wild Car's type said later judges it again)."""
         self.last_seen = self.table
+        self.last_actor: int | None = None
+        """The seat whose turn was the last accepted, until the table changes again."""
         self.draw_pile = len(deck_for(seats, self.cards)) - HAND_SIZE * seats
 
     @property
@@ -182,6 +186,8 @@ class ExpressReferee:
             return {"verdict": "waiting", "seat": self.current, "reason": need_wild(untyped[0])}
         seen = parse_observation(raw.to_json(), self.seats, self.cards)
         self.last_seen = seen
+        if seen != self.table:
+            self.last_actor = None
         if self.needs_target is not None:
             return {"verdict": "waiting", "seat": self.current, "reason": _NEED_TARGET}
         if seen == self.table:
@@ -240,7 +246,7 @@ class ExpressReferee:
     def _button(self, seat: Any) -> Verdict:
         if self.needs_target is None:
             if seat != self.current:
-                return {"verdict": "waiting", "seat": self.current}
+                return self._went_out(seat)
             # The seat on turn says it is done: its turn ended with the table as last seen
             # (taking the discard top and discarding a card of that name shows no change).
             try:
@@ -263,8 +269,20 @@ class ExpressReferee:
         turn.target = seat
         return self._finish(seen, turn)
 
+    def _went_out(self, seat: Any) -> Verdict:
+        """The button of the seat whose turn just ended, the table as it left it: it went out
+        (the camera cannot see an empty hand), if its trains allow it; otherwise nothing."""
+        if (seat is None or seat != self.last_actor or self.table.hands is not None
+                or why_cannot_go_out(self.table.trains[seat]) is not None):
+            return {"verdict": "waiting", "seat": self.current}
+        self.over = True
+        move = {"plays": 0, "new_trains": 0, "ending": OUT, "target": None, "protected": False,
+                "discard": self.table.discard}
+        return {"verdict": "win", "seat": seat, "move": move, "next_seat": None}
+
     def _finish(self, seen: Observation, turn: _Turn) -> Verdict:
         actor = self.current
+        self.last_actor = actor
         self.table = seen
         self.wild_said = {}  # the accepted table carries them now
         self.turns_taken[actor] += 1
@@ -314,6 +332,7 @@ class ExpressReferee:
             on_turn=None if self.over else self.current,
             direction=self.order.direction,
             skipped=self.order.skipped(),
+            unscored=self.over,
         )
 
     def _lights(self) -> dict[str, Any]:
@@ -481,6 +500,8 @@ def _align(old: Sequence[Train], new: Sequence[Train]) -> list[int | None] | Non
 
 def _in_words(seat: int, move: Mapping[str, Any]) -> str:
     """A finished turn for the terminal and the log."""
+    if move["ending"] == OUT:
+        return f"seat {seat} went out"
     plays = move["plays"]
     words = [f"seat {seat} played {plays} card{'s' if plays != 1 else ''}"]
     if move["new_trains"]:

@@ -2,24 +2,25 @@
 
 ``conductor play express`` referees from the camera (``vision.express_zones``), the seat buttons
 naming what it cannot see (a Derailment's target, a turn that left the table looking the same);
-``conductor score express`` counts a table file or a photo of the final count. The demo is told
-in words: a bots' hand outgrows the camera's marked area (docs/express.md).
+``conductor score express`` counts a table file or a photo of the final count. The demo shows a
+bots' hand through the rendered camera, as ``demo trains`` and ``demo rollecate`` do.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from host.errors import BadInputError
 from host.express import bots
-from host.express.cards import ExpressCards, Kind, standard_cards
-from host.express.game import MAX_PLAYERS, MIN_PLAYERS, ExpressGame, Phase
-from host.express.moves import Accept, Protect, describe
-from host.express.referee import ExpressReferee, judge_lines
+from host.express.cards import CABOOSE, WILD, ExpressCards, Kind, standard_cards
+from host.express.game import MAX_PLAYERS, MIN_PLAYERS, ExpressGame
+from host.express.moves import AddCar, Move, Steal
+from host.express.observation import ExpressObservation
+from host.express.referee import ExpressReferee, judge_lines, observation_of
 from host.express.scoring import (
     SeatTable,
     load_table,
@@ -28,55 +29,96 @@ from host.express.scoring import (
     scores_as_text,
     train_from_json,
 )
+from host.express.transcript import observation_lines
 from host.jsonl import read_text_lines
 from host.table_game import (
     PHOTO_SUFFIXES,
+    DemoTable,
     GameInputs,
+    Scene,
     TableGame,
     WebInputs,
     opening_seats,
     seats_between,
 )
-from host.turns import turn_words
 from vision.deck_references import DeckReferences
+from vision.detect import FAINT_THRESHOLD, THRESHOLD
+from vision.express_scene import TableDoesNotFit, express_layout
 from vision.express_zones import ExpressZones, seats_seen, with_backs
 from vision.imaging import read_image, scaled_for_reading, size_read
 from vision.pipeline import Pipeline
 from vision.table import SEAT_EDGES
 
 
-def transcript(seed: int, players: int, out: TextIO,
-               pause: Callable[[], None] = lambda: None) -> int:
-    """Bots play one seeded hand; print each turn in words and the final scores."""
+def demo_table(seed: int, players: int) -> DemoTable:
+    """A seeded hand between bots, as the referee reads it (every table with the counts of the
+    cards held and discarded, ``--camera none``) and as the camera shows it (``camera_view``),
+    each seat's button where the camera cannot tell a turn's end or a Derailment's target."""
     rng = random.Random(seed)
     game = ExpressGame.new(players, rng)
-    print(f"Express, {players} players, seed {seed}", file=out)
-    turn, actor = 1, game.current
-    words: list[str] = []
-    while game.phase is not Phase.OVER:
-        seat = game.acting_seat
-        if not words:
-            actor = game.current
-        move = bots.choose(game, rng)
-        game.push(move)
-        if isinstance(move, Protect | Accept):
-            words.append(f"seat {seat} {describe(move)}")
+    bots.play_out(game, rng, allowed=lambda move: camera_reads(game, move))
+    lines = [line for line, _ in observation_lines(game)]
+    shown = [line for line, _ in observation_lines(
+        game, seen=lambda table: camera_view(observation_of(table), game.cards).to_json())]
+    opening = ExpressGame(game.setup, game.cards)
+    scenes = [Scene(camera_view(observation_of(opening), game.cards))]
+    for line in shown[1:]:
+        view = None if is_event(line) else ExpressObservation.from_json(line, players)
+        if view is None or view == scenes[-1].view:  # the camera sees no change
+            events = () if view is not None else (line,)
+            scenes[-1] = Scene(scenes[-1].view, (*scenes[-1].events, *events))
         else:
-            words.append(describe(move))
-        if game.phase in (Phase.DRAW, Phase.OVER):
-            print(
-                f"turn {turn}, seat {actor}: {'; '.join(words)} "
-                f"(hand {len(game.seats[actor].hand)}) -> "
-                f"{turn_words(game.turn_indicator(), 'hand over')}",
-                file=out,
-            )
-            turn, words = turn + 1, []
-            pause()
-    ended = "the draw pile is empty" if game.went_out is None else f"seat {game.went_out} goes out"
-    print(f"hand ends: {ended}", file=out)
-    for line in scores_as_text(game.scores()):
-        print(line, file=out)
-    return 0
+            scenes.append(Scene(view))
+    return DemoTable(lines, scenes, unseen=_not_laid(scenes, players, seed), still_frames=11,
+                     hand_frames=4, note="     (the seats' buttons are the bots', pressed where "
+                     "the camera cannot tell a turn's end or a Derailment's target)")
+
+
+def camera_reads(game: ExpressGame, move: Move) -> bool:
+    """False for a play whose table the camera cannot read: one leaving a Wild Car in a train
+    of several car types (Caboose aside), or of a type other than the one it stands for. No
+    input names a Wild Car's type yet, so the demo's bots keep to the others."""
+    trains = game.seats[game.current].trains
+    match move:
+        case AddCar(card, train, as_type):
+            cars = [*((car.card, car.as_type) for car in trains[train].cars),
+                    (card, as_type or card)]
+        case Steal(victim, train, onto) if onto is not None:
+            stolen = game.seats[victim].trains[train].cars[-1]
+            cars = [*((car.card, car.as_type) for car in trains[onto].cars),
+                    (stolen.card, stolen.as_type)]
+        case _:
+            return True
+    others = {card for card, _ in cars if card not in (WILD, CABOOSE)}
+    return all(card != WILD or {as_type} == others for card, as_type in cars)
+
+
+def camera_view(table: Mapping[str, Any], cards: ExpressCards) -> ExpressObservation:
+    """What the camera sees of a table: no counts of the cards held or discarded, and in the
+    special slot only the Disasters and Turntables (the cars a Disaster takes lie face down
+    under the draw pile's place: the referee does not need them, and a spread row of them
+    outgrows the table's middle)."""
+    seen = ExpressObservation.from_json(table, len(table["trains"]))
+    special = tuple(name for name in seen.special
+                    if cards.kind(name) in (Kind.DISASTER, Kind.TURNTABLE))
+    return ExpressObservation(seen.trains, seen.way_cars, seen.discard, special)
+
+
+def _not_laid(scenes: Sequence[Scene], players: int, seed: int) -> str | None:
+    """Why the rendered camera cannot show these tables (None: it can)."""
+    zones = ExpressZones(players, way_car_names(standard_cards()))
+    for turn, scene in enumerate(scenes):
+        assert isinstance(scene.view, ExpressObservation)
+        if any(any(car.startswith(f"{zones.wild}:") for car in train.cars)
+               and zones.wild_type([car.split(":")[0] for car in train.cars]) is None
+               for trains in scene.view.trains for train in trains):
+            return (f"from table {turn} a Wild Car lies in a train of several car types, and "
+                    "the camera cannot tell which it stands for")
+        try:
+            express_layout(scene.view, seed)
+        except TableDoesNotFit as error:
+            return f"table {turn} outgrows the camera's marked area ({error})"
+    return None
 
 
 def score(path: Path, as_json: bool, out: TextIO, players: int | None = None,
@@ -102,7 +144,7 @@ def photo_table(path: Path, players: int | None, cards: ExpressCards, out: TextI
                 references: DeckReferences | None = None) -> list[SeatTable]:
     """Each seat's table read from a photo of the final count (BadInputError, saying what to
     do, for anything the camera cannot read for sure: a photo is never scored by guess)."""
-    pipeline = Pipeline(deck="express", references=references)
+    pipeline = Pipeline(deck="express", references=references, thresholds=EXPRESS_THRESHOLDS)
     photo = read_image(path)
     image, _ = scaled_for_reading(photo)
     if out is not None:  # a big photo takes a while: say what is going on
@@ -114,6 +156,9 @@ def photo_table(path: Path, players: int | None, cards: ExpressCards, out: TextI
         raise BadInputError(f"{path}: a card could not be read: spread the cards so none "
                             "covers another, and take the photo again")
     found = with_backs(image, reading.image_to_table, reading.cards)
+    if found is None:
+        raise BadInputError(f"{path}: a face-down card cannot be told from the cloth: lay the "
+                            "cards on a plainer cloth, apart, and take the photo again")
     seats = players or seats_seen(found)
     if seats is None or seats not in SEAT_EDGES:
         raise BadInputError(f"{path}: cannot tell the seats apart (give --players, and keep "
@@ -232,6 +277,11 @@ def ending(referee: ExpressReferee, turns: int) -> list[str]:
             "`conductor score express PHOTO`"]
 
 
+EXPRESS_THRESHOLDS = (THRESHOLD, FAINT_THRESHOLD)
+"""Express tables spread many small cards to the far side: the finder also looks with the
+faint threshold (``vision.detect``)."""
+
+
 def camera_pipeline(players: int, references: DeckReferences | None = None) -> Pipeline:
     """The recognizer reading an Express table of ``players`` seats, one at each table edge
     (its cards read with ``references``: None for Conductor's own faces)."""
@@ -239,7 +289,7 @@ def camera_pipeline(players: int, references: DeckReferences | None = None) -> P
         raise BadInputError(f"the camera reads Express tables of {min(SEAT_EDGES)} to "
                             f"{max(SEAT_EDGES)} seats, one a table edge")
     return Pipeline(deck="express", zones=ExpressZones(players, way_car_names(standard_cards())),
-                    references=references)
+                    references=references, thresholds=EXPRESS_THRESHOLDS)
 
 
 check_seats = seats_between("Express", MIN_PLAYERS, MAX_PLAYERS)
@@ -257,7 +307,7 @@ GAME = TableGame[ExpressReferee](
     check_seats=check_seats,
     open_referee=open_referee,
     referee_file=referee_file,
-    transcript=transcript,
+    demo=demo_table,
     pipeline=camera_pipeline,
     inputs=INPUTS,
     score=score,

@@ -37,7 +37,7 @@ def snapshot(
     return {
         "game": game,
         "title": title,
-        "status": "over" if turn.winners else "playing",
+        "status": "over" if turn.over else "playing",
         "turn": {
             "seats": turn.seats,
             "on_turn": turn.on_turn,
