@@ -84,9 +84,10 @@ def web_address(web: str | None, share: bool) -> Address | None:
 
 def _demo(args: argparse.Namespace) -> int:
     game = table_game(args.game)
-    game.check_seats(args.players, 0)
+    players = game.demo_seats if args.players is None else args.players
+    game.check_seats(players, 0)
     with _app(args) as app:
-        return table_runner.demo(game, seed=args.seed, players=args.players, app=app)
+        return table_runner.demo(game, seed=args.seed, players=players, app=app)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -260,7 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="play a whole seeded game on the embedded defaults")
     demo.add_argument("game", nargs="?", default="trains", choices=offering("demo"))
     demo.add_argument("--seed", type=seed, default=1, help="seed of the game (default 1)")
-    demo.add_argument("--players", type=seats, default=3, help="number of seats (default 3)")
+    demo.add_argument("--players", type=seats, default=None,
+                      help="number of seats (default 3; Express 2, as many as its table shows "
+                           "the camera)")
     demo.add_argument(
         "--pace", type=pace, default=0.0, help="seconds between turns, to follow it (default 0)"
     )

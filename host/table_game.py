@@ -162,6 +162,8 @@ class TableGame(Generic[R]):
     """The committed table for the web view, if the game draws one."""
     turn_word: str = "turns"
     """What a turn is called in the terminal's lines (``moves`` in The Game of Trains)."""
+    demo_seats: int = 3
+    """The demo's players when none are asked for: as many as its table shows to the camera."""
 
     @property
     def played_on_web(self) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from transcripts import moves_in
 
 from host.camera_feed import CameraFeed
-from host.cli import main
+from host.cli import build_parser, main
 from host.context import AppContext
 from host.express.observation import ExpressObservation
 from host.journal import Journal
@@ -99,3 +99,12 @@ def test_seen_without_hand_counts_a_seat_goes_out_by_its_button() -> None:
     out = referee.feed(lines[-1])
     assert out.verdict == "win" and out.move["text"] == "seat 1 went out"
     assert referee.turn_indicator().over and not referee.turn_indicator().winners
+
+
+def test_the_default_demo_is_one_the_camera_can_show() -> None:
+    """`conductor demo express` with no --players plays as many seats as its table shows the
+    camera: the default seed's hand is rendered, not told straight to the referee."""
+    args = build_parser().parse_args(["demo", "express"])
+    assert args.players is None  # so the descriptor's demo_seats are played
+    assert demo_table(seed=args.seed, players=GAME.demo_seats).unseen is None
+    assert demo_table(seed=args.seed, players=3).unseen is not None

@@ -314,5 +314,6 @@ GAME = TableGame[ExpressReferee](
     photo_scoring=True,
     show=show,
     ending=ending,
+    demo_seats=2,  # 3 or 4 seats' hands outgrow the marked area (docs/express.md, "The demo")
 )
 """Express, as the app knows it so far."""
