@@ -201,13 +201,12 @@ class OutlineFinder:
         left, top = (window or (0, 0))[:2]
         view = self.view(frame, image_to_table, window)
         gx, gy = _colour_gradient(view)
-        magnitude = np.asarray(cv2.magnitude(gx, gy), np.float32)
-        edges = magnitude > EDGE_STRENGTH
-        peaks = self._peaks(gx, gy, magnitude, edges)
-        angles = np.asarray(np.degrees(np.arctan2(gy, gx)) % 90.0, np.float32)
+        edges = _Edges.of(gx, gy)
+        peaks = self._peaks(edges)
         scale = TOPDOWN_PX_PER_MM
-        starts = [(peak, degrees) for peak in peaks
-                  for degrees in self._angles(peak, gx, gy, angles, magnitude, edges)]
+        starts = [(peak, degrees) for peak, main in zip(peaks, self._angles(peaks, edges),
+                                                        strict=True)
+                  if main is not None for degrees in (main, main + 90.0)]
         found: list[Outline] = []
         gradient = np.asarray(cv2.merge([gx, gy]), np.float32)
         cards = self._cards(gradient, starts) if starts else _Poses.none()
@@ -252,14 +251,11 @@ class OutlineFinder:
             return None
         return Changes(spread > 0, windows)
 
-    def _peaks(self, gx: Floats, gy: Floats, magnitude: Floats,
-               edges: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
+    def _peaks(self, edges: _Edges) -> list[tuple[int, int]]:
         """Where many edge pixels' votes for a card centre meet."""
-        ys, xs = np.nonzero(edges)
+        ys, xs, nx, ny = edges.ys, edges.xs, edges.nx, edges.ny
         if len(xs) == 0:
             return []
-        strength = magnitude[ys, xs]
-        nx, ny = gx[ys, xs] / strength, gy[ys, xs] / strength
         height, width = edges.shape
         votes = np.zeros(width * height, np.float64)
         scale = TOPDOWN_PX_PER_MM
@@ -282,21 +278,30 @@ class OutlineFinder:
         order = np.argsort(-grid[py, px])[:cap]
         return [(int(px[i]), int(py[i])) for i in order]
 
-    def _angles(self, peak: tuple[int, int], gx: Floats, gy: Floats, angles: Floats,
-                magnitude: Floats, edges: npt.NDArray[np.bool_]) -> list[float]:
-        """The card's likely turns round a peak: the main direction (modulo 90 degrees) of
-        the edges that could be its sides, with the card's long side either way."""
+    def _angles(self, peaks: list[tuple[int, int]], edges: _Edges) -> list[float | None]:
+        """Each peak's card's likely turn (None: no edges round it): the main direction
+        (modulo 90 degrees) of the edges that could be its sides; the card's long side may
+        lie either way, a turn 90 degrees on.
+
+        All peaks in one pass (not one numpy pass per peak): every peak's square of the view
+        is read at once from a map of edge numbers, row by row as a peak's own pass read it,
+        so each histogram sums the same strengths in the same order."""
+        if not peaks:
+            return []
         scale = TOPDOWN_PX_PER_MM
         reach = int(0.5 * float(np.hypot(*self.card_mm)) * scale) + 2
-        x, y = peak
-        top, left = max(0, y - reach), max(0, x - reach)
-        window = (slice(top, y + reach + 1), slice(left, x + reach + 1))
-        ys, xs = np.nonzero(edges[window])
-        if not len(xs):
-            return []
-        strength = magnitude[window][ys, xs]
-        nx, ny = gx[window][ys, xs] / strength, gy[window][ys, xs] / strength
-        dx, dy = xs + (left - x), ys + (top - y)
+        # Each edge pixel's number in the list (-1: no edge), padded by the reach so every
+        # peak's square lies inside; read row by row, a square lists its edges in order.
+        numbers = np.full((edges.shape[0] + 2 * reach, edges.shape[1] + 2 * reach), -1,
+                          np.int32)
+        numbers[edges.ys + reach, edges.xs + reach] = np.arange(len(edges.ys), dtype=np.int32)
+        squares = np.lib.stride_tricks.sliding_window_view(numbers, (2 * reach + 1,) * 2)
+        x, y = np.array(peaks, np.int64).T
+        around = squares[y, x].reshape(len(peaks), -1)
+        owner, place = np.nonzero(around >= 0)
+        index = around[owner, place].astype(np.int64)
+        nx, ny = edges.nx[index], edges.ny[index]
+        dx, dy = edges.xs[index] - x[owner], edges.ys[index] - y[owner]
         # A side's pixel lies half the card's width (or height) from the centre along its
         # gradient, and within the card across it; on a busy cloth most edges round a card do
         # not, and would swamp the histogram.
@@ -305,15 +310,19 @@ class OutlineFinder:
         slack = ANGLE_SLACK_MM * scale
         side = (((np.abs(along - half_width) < slack) & (across < half_height))
                 | ((np.abs(along - half_height) < slack) & (across < half_width)))
-        if side.any():
-            ys, xs, strength = ys[side], xs[side], strength[side]
-        histogram = np.bincount(angles[window][ys, xs].astype(np.int64) % 90,
-                                weights=strength, minlength=90)
-        smooth = np.convolve(np.concatenate([histogram[-2:], histogram, histogram[:2]]),
-                             np.ones(5), "valid")
-        main = float(np.argmax(smooth)) + 0.5
-        # The gradient of a side along the card's width points along its height: both ways.
-        return [main, main + 90.0]
+        # Where no edge could be a side, all of them tell the turn.
+        sided = np.bincount(owner[side], minlength=len(peaks)) > 0
+        used = side | ~sided[owner]
+        index, owner = index[used], owner[used]
+        histograms = np.bincount(owner * 90 + edges.bins[index], weights=edges.strength[index],
+                                 minlength=90 * len(peaks)).reshape(len(peaks), 90)
+        seen = np.bincount(owner, minlength=len(peaks)) > 0
+        mains: list[float | None] = []
+        for histogram, any_edge in zip(histograms, seen, strict=True):
+            smooth = np.convolve(np.concatenate([histogram[-2:], histogram, histogram[:2]]),
+                                 np.ones(5), "valid")
+            mains.append(float(np.argmax(smooth)) + 0.5 if any_edge else None)
+        return mains
 
     def _score(self, gradient: Floats, centres: npt.NDArray[np.float64],
                turns: npt.NDArray[np.float64], every: int = 1, by_side: bool = True
@@ -331,11 +340,15 @@ class OutlineFinder:
         px, py = points[:, 0] * scale, points[:, 1] * scale
         xs = centres[:, 0:1].astype(np.float32) + c * px - s * py
         ys = centres[:, 1:2].astype(np.float32) + s * px + c * py
-        nx = c * normals[:, 0] - s * normals[:, 1]
-        ny = s * normals[:, 0] + c * normals[:, 1]
         sampled = cv2.remap(gradient, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         sx, sy = sampled[..., 0], sampled[..., 1]
-        along = np.abs(sx * nx + sy * ny)
+        # The rim's normals point along the card's axes, so turned they are (cos, sin) or
+        # (-sin, cos), either way: the gradient across the rim is its x or y component
+        # turned.
+        sideways = normals[:, 0] != 0
+        along = np.empty_like(sx)
+        along[:, sideways] = np.abs(sx[:, sideways] * c + sy[:, sideways] * s)
+        along[:, ~sideways] = np.abs(sy[:, ~sideways] * c - sx[:, ~sideways] * s)
         aligned = along > ALONG * np.hypot(sx, sy)
         on_edge = aligned & (along > EDGE_STRENGTH)
         fit = (np.minimum(along, FIT_CAP) * aligned).mean(axis=1)
@@ -443,6 +456,34 @@ class OutlineFinder:
 
 
 @dataclass(frozen=True)
+class _Edges:
+    """The top-down view's edge pixels, row by row (as ``np.nonzero`` lists them)."""
+
+    shape: tuple[int, int]
+    """Height and width of the view."""
+    ys: npt.NDArray[np.int64]
+    xs: npt.NDArray[np.int64]
+    strength: Floats
+    """Gradient magnitude."""
+    nx: Floats
+    ny: Floats
+    """Gradient direction (unit vector)."""
+    bins: npt.NDArray[np.int64]
+    """Gradient direction modulo 90 degrees, whole degrees (0-89)."""
+
+    @staticmethod
+    def of(gx: Floats, gy: Floats) -> _Edges:
+        """The pixels whose gradient (``gx``, ``gy``) exceeds ``EDGE_STRENGTH``."""
+        magnitude = np.asarray(cv2.magnitude(gx, gy), np.float32)
+        ys, xs = np.nonzero(magnitude > EDGE_STRENGTH)
+        strength = magnitude[ys, xs]
+        edge_gx, edge_gy = gx[ys, xs], gy[ys, xs]
+        degrees = np.asarray(np.degrees(np.arctan2(edge_gy, edge_gx)) % 90.0, np.float32)
+        return _Edges((gx.shape[0], gx.shape[1]), ys, xs, strength, edge_gx / strength,
+                      edge_gy / strength, degrees.astype(np.int64) % 90)
+
+
+@dataclass(frozen=True)
 class _Poses:
     """Card poses in the top-down view (pixels, degrees) with their support."""
 
@@ -507,12 +548,20 @@ def _distinct(centres: npt.NDArray[np.float64], turns: npt.NDArray[np.float64],
 def _colour_gradient(view: Image) -> tuple[Floats, Floats]:
     """Sobel gradient of each pixel's strongest colour channel (lightly smoothed first)."""
     smooth = cv2.GaussianBlur(view, (3, 3), 0)
-    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    gx = np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3), np.float32)
+    gy = np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3), np.float32)
     energy = gx * gx + gy * gy
-    channel = np.argmax(energy, axis=2)[..., None]
-    return (np.asarray(np.take_along_axis(gx, channel, axis=2)[..., 0], np.float32),
-            np.asarray(np.take_along_axis(gy, channel, axis=2)[..., 0], np.float32))
+    # The first strongest channel (as argmax picks it), chosen plane by plane.
+    blue, green, red = (energy[..., k] for k in range(3))
+    first = (blue >= green) & (blue >= red)
+    second = ~first & (green >= red)
+
+    def strongest(gradient: Floats) -> Floats:
+        return np.asarray(np.where(first, gradient[..., 0],
+                                   np.where(second, gradient[..., 1], gradient[..., 2])),
+                          np.float32)
+
+    return strongest(gx), strongest(gy)
 
 
 def apart(corners: list[Points], ranks: list[float], card_mm: tuple[float, float],

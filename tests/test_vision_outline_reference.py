@@ -1,0 +1,115 @@
+"""The outline search's faster steps against plain reference versions of them, on seeded
+tables of every deck style: what the search finds must not depend on how fast it is."""
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from vision.deck_scene import render_spread
+from vision.imaging import Image
+from vision.markers import TableFinder
+from vision.outline import (
+    ALONG,
+    ANGLE_SLACK_MM,
+    EDGE_STRENGTH,
+    FIT_CAP,
+    TOPDOWN_PX_PER_MM,
+    Floats,
+    OutlineFinder,
+    _colour_gradient,
+    _Edges,
+)
+from vision.styles import STYLES, styled_deck
+
+TABLES = [(style, level, 4100 + index) for index, (style, level) in enumerate(
+    (style, level) for style in STYLES for level in ("easy", "medium", "hard"))]
+
+
+def _reference_gradient(view: Image) -> tuple[Floats, Floats]:
+    """Each pixel's gradient of its strongest channel, picked by argmax."""
+    smooth = cv2.GaussianBlur(view, (3, 3), 0)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    channel = np.argmax(gx * gx + gy * gy, axis=2)[..., None]
+    return (np.take_along_axis(gx, channel, axis=2)[..., 0],
+            np.take_along_axis(gy, channel, axis=2)[..., 0])
+
+
+def _reference_angle(finder: OutlineFinder, peak: tuple[int, int], gx: Floats, gy: Floats
+                     ) -> float | None:
+    """One peak's main edge direction, from its own square of the view."""
+    scale = TOPDOWN_PX_PER_MM
+    magnitude = cv2.magnitude(gx, gy)
+    angles = np.degrees(np.arctan2(gy, gx)) % 90.0
+    reach = int(0.5 * float(np.hypot(*finder.card_mm)) * scale) + 2
+    x, y = peak
+    top, left = max(0, y - reach), max(0, x - reach)
+    window = (slice(top, y + reach + 1), slice(left, x + reach + 1))
+    ys, xs = np.nonzero(magnitude[window] > EDGE_STRENGTH)
+    if not len(xs):
+        return None
+    strength = magnitude[window][ys, xs]
+    nx, ny = gx[window][ys, xs] / strength, gy[window][ys, xs] / strength
+    dx, dy = xs + (left - x), ys + (top - y)
+    along, across = np.abs(dx * nx + dy * ny), np.abs(dx * ny - dy * nx)
+    half_width, half_height = (size / 2 * scale for size in finder.card_mm)
+    slack = ANGLE_SLACK_MM * scale
+    side = (((np.abs(along - half_width) < slack) & (across < half_height))
+            | ((np.abs(along - half_height) < slack) & (across < half_width)))
+    if side.any():
+        ys, xs, strength = ys[side], xs[side], strength[side]
+    histogram = np.bincount(angles[window][ys, xs].astype(np.int64) % 90, weights=strength,
+                            minlength=90)
+    smooth = np.convolve(np.concatenate([histogram[-2:], histogram, histogram[:2]]),
+                         np.ones(5), "valid")
+    return float(np.argmax(smooth)) + 0.5
+
+
+def _reference_fit(finder: OutlineFinder, gradient: Floats, centres: npt.NDArray[np.float64],
+                   turns: npt.NDArray[np.float64]) -> tuple[Floats, Floats]:
+    """Each pose's fit and support, turning every rim normal by its own rotation."""
+    scale = TOPDOWN_PX_PER_MM
+    radians = np.radians(turns).astype(np.float32)
+    c, s = np.cos(radians)[:, None], np.sin(radians)[:, None]
+    points = finder.rim.points.astype(np.float32)
+    normals = finder.rim.normals.astype(np.float32)
+    px, py = points[:, 0] * scale, points[:, 1] * scale
+    xs = centres[:, 0:1].astype(np.float32) + c * px - s * py
+    ys = centres[:, 1:2].astype(np.float32) + s * px + c * py
+    nx = c * normals[:, 0] - s * normals[:, 1]
+    ny = s * normals[:, 0] + c * normals[:, 1]
+    sampled = cv2.remap(gradient, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    sx, sy = sampled[..., 0], sampled[..., 1]
+    along = np.abs(sx * nx + sy * ny)
+    aligned = along > ALONG * np.hypot(sx, sy)
+    fit = (np.minimum(along, FIT_CAP) * aligned).mean(axis=1)
+    return fit, (aligned & (along > EDGE_STRENGTH)).mean(axis=1)
+
+
+@pytest.mark.parametrize(("style", "level", "seed"), TABLES)
+def test_the_fast_steps_give_what_the_plain_ones_do(style: str, level: str, seed: int) -> None:
+    deck = styled_deck(style, 1)
+    image, _ = render_spread(deck, seed, level)
+    table = TableFinder()
+    table.update(image)
+    assert table.homography is not None, (style, level, seed)
+    finder = OutlineFinder(deck.card_mm)
+    view = finder.view(image, table.homography)
+    gx, gy = _colour_gradient(view)
+    expected_gx, expected_gy = _reference_gradient(view)
+    assert np.array_equal(gx, expected_gx) and np.array_equal(gy, expected_gy), seed
+    edges = _Edges.of(gx, gy)
+    peaks = finder._peaks(edges)
+    assert len(peaks) > 20, seed  # a table of cards: the angles below are many, not a few
+    assert finder._angles(peaks, edges) == [
+        _reference_angle(finder, peak, gx, gy) for peak in peaks], (style, level, seed)
+    # Poses round the peaks, turned every way, including whole quarter turns.
+    rng = np.random.default_rng(seed)
+    centres = np.array(peaks, np.float64).repeat(4, axis=0) + rng.normal(0, 3, (4 * len(peaks), 2))
+    turns = np.concatenate([rng.uniform(0, 360, 3 * len(peaks)), np.arange(len(peaks)) * 90.0])
+    gradient = np.asarray(cv2.merge([gx, gy]), np.float32)
+    fit, support, _ = finder._score(gradient, centres, turns, by_side=False)
+    expected_fit, expected_support = _reference_fit(finder, gradient, centres, turns)
+    assert np.array_equal(fit, expected_fit), (style, level, seed)
+    assert np.array_equal(support, expected_support), (style, level, seed)
