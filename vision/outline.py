@@ -290,6 +290,8 @@ class OutlineFinder:
             return []
         scale = TOPDOWN_PX_PER_MM
         reach = int(0.5 * float(np.hypot(*self.card_mm)) * scale) + 2
+        half_width, half_height = (size / 2 * scale for size in self.card_mm)
+        slack = ANGLE_SLACK_MM * scale
         # Each edge pixel's number in the list (-1: no edge), padded by the reach so every
         # peak's square lies inside; read row by row, a square lists its edges in order.
         numbers = np.full((edges.shape[0] + 2 * reach, edges.shape[1] + 2 * reach), -1,
@@ -298,22 +300,28 @@ class OutlineFinder:
         squares = np.lib.stride_tricks.sliding_window_view(numbers, (2 * reach + 1,) * 2)
         x, y = np.array(peaks, np.int64).T
         around = squares[y, x].reshape(len(peaks), -1)
-        owner, place = np.nonzero(around >= 0)
-        index = around[owner, place].astype(np.int64)
+        # A side's pixel lies in a ring round the peak (a pixel beyond it cannot pass the test
+        # below, with a pixel to spare for rounding): only the ring's pixels are tested.
+        offsets = np.arange(-reach, reach + 1) ** 2
+        distance = np.sqrt(offsets[:, None] + offsets[None, :]).ravel()
+        ring = np.flatnonzero((distance > min(half_width, half_height) - slack - 1)
+                              & (distance < max(np.hypot(half_width + slack, half_height),
+                                                np.hypot(half_height + slack, half_width)) + 1))
+        owner, index = _listed(around[:, ring])
         nx, ny = edges.nx[index], edges.ny[index]
         dx, dy = edges.xs[index] - x[owner], edges.ys[index] - y[owner]
         # A side's pixel lies half the card's width (or height) from the centre along its
         # gradient, and within the card across it; on a busy cloth most edges round a card do
         # not, and would swamp the histogram.
         along, across = np.abs(dx * nx + dy * ny), np.abs(dx * ny - dy * nx)
-        half_width, half_height = (size / 2 * scale for size in self.card_mm)
-        slack = ANGLE_SLACK_MM * scale
         side = (((np.abs(along - half_width) < slack) & (across < half_height))
                 | ((np.abs(along - half_height) < slack) & (across < half_width)))
+        owner, index = owner[side], index[side]
         # Where no edge could be a side, all of them tell the turn.
-        sided = np.bincount(owner[side], minlength=len(peaks)) > 0
-        used = side | ~sided[owner]
-        index, owner = index[used], owner[used]
+        sideless = np.flatnonzero(np.bincount(owner, minlength=len(peaks)) == 0)
+        every_owner, every_index = _listed(around[sideless])
+        owner = np.concatenate([owner, sideless[every_owner]])
+        index = np.concatenate([index, every_index])
         histograms = np.bincount(owner * 90 + edges.bins[index], weights=edges.strength[index],
                                  minlength=90 * len(peaks)).reshape(len(peaks), 90)
         seen = np.bincount(owner, minlength=len(peaks)) > 0
@@ -524,6 +532,14 @@ def _merged(windows: list[Window]) -> list[Window]:
                 return _merged([*rest, (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]),
                                         max(a[3], b[3]))])
     return windows
+
+
+def _listed(numbers: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int64],
+                                                     npt.NDArray[np.int64]]:
+    """The edge numbers (-1: none) of each row of ``numbers``, in order, with their row."""
+    present = numbers >= 0
+    owner = np.repeat(np.arange(len(numbers)), present.sum(axis=1))
+    return owner, numbers[present].astype(np.int64)
 
 
 def _distinct(centres: npt.NDArray[np.float64], turns: npt.NDArray[np.float64],
