@@ -257,14 +257,15 @@ class OutlineFinder:
         if len(xs) == 0:
             return []
         height, width = edges.shape
-        votes = np.zeros(width * height, np.float64)
         scale = TOPDOWN_PX_PER_MM
+        cast = []
         for half in (self.card_mm[0] / 2 * scale, self.card_mm[1] / 2 * scale):
             for sign in (-1.0, 1.0):
                 vx = np.rint(xs + sign * half * nx).astype(np.int64)
                 vy = np.rint(ys + sign * half * ny).astype(np.int64)
                 inside = (vx >= 0) & (vx < width) & (vy >= 0) & (vy < height)
-                votes += np.bincount(vy[inside] * width + vx[inside], minlength=width * height)
+                cast.append(vy[inside] * width + vx[inside])
+        votes = np.bincount(np.concatenate(cast), minlength=width * height).astype(np.float64)
         grid = cv2.GaussianBlur(votes.reshape(height, width).astype(np.float32), (0, 0),
                                 3.0 * scale)
         local = cv2.dilate(grid, cv2.getStructuringElement(
@@ -553,9 +554,9 @@ def _distinct(centres: npt.NDArray[np.float64], turns: npt.NDArray[np.float64],
     # Each pose is beaten by any better one that met it and was itself kept.
     beaten = np.triu(near & turn, 1)
     kept = np.ones(len(order), bool)
-    for index in range(len(order)):
+    for index in np.flatnonzero(beaten.any(axis=1)):  # most poses met no worse one
         if kept[index]:
-            kept[index + 1:] &= ~beaten[index, index + 1:]
+            kept &= ~beaten[index]
     keep = np.zeros(len(order), bool)
     keep[order] = kept
     return keep
