@@ -64,6 +64,8 @@ crossings of other cards' axes or of the cloth's edges, far from any outline).""
 ANGLE_SLACK_MM = 4.0
 """How far from where a side would lie (the peak taken for the centre) an edge may be and
 still tell the card's turn."""
+ANGLE_BATCH = 32
+"""Peaks whose turns are worked out together (more, and their arrays leave the cache)."""
 PEAK_FLOOR = 1.0
 """Smallest (blurred) vote count worth examining; a card's centre gets 2-6."""
 LINE_ROUNDS = 8
@@ -284,8 +286,8 @@ class OutlineFinder:
         (modulo 90 degrees) of the edges that could be its sides; the card's long side may
         lie either way, a turn 90 degrees on.
 
-        All peaks in one pass (not one numpy pass per peak): every peak's square of the view
-        is read at once from a map of edge numbers, row by row as a peak's own pass read it,
+        A few dozen peaks a pass (not one numpy pass per peak): each peak's square of the view
+        is read from a map of edge numbers, row by row as a peak's own pass read it,
         so each histogram sums the same strengths in the same order."""
         if not peaks:
             return []
@@ -299,8 +301,6 @@ class OutlineFinder:
                           np.int32)
         numbers[edges.ys + reach, edges.xs + reach] = np.arange(len(edges.ys), dtype=np.int32)
         squares = np.lib.stride_tricks.sliding_window_view(numbers, (2 * reach + 1,) * 2)
-        x, y = np.array(peaks, np.int64).T
-        around = squares[y, x].reshape(len(peaks), -1)
         # A side's pixel lies in a ring round the peak (a pixel beyond it cannot pass the test
         # below, with a pixel to spare for rounding): only the ring's pixels are tested.
         offsets = np.arange(-reach, reach + 1) ** 2
@@ -308,26 +308,33 @@ class OutlineFinder:
         ring = np.flatnonzero((distance > min(half_width, half_height) - slack - 1)
                               & (distance < max(np.hypot(half_width + slack, half_height),
                                                 np.hypot(half_height + slack, half_width)) + 1))
-        owner, index = _listed(around[:, ring])
-        nx, ny = edges.nx[index], edges.ny[index]
-        dx, dy = edges.xs[index] - x[owner], edges.ys[index] - y[owner]
-        # A side's pixel lies half the card's width (or height) from the centre along its
-        # gradient, and within the card across it; on a busy cloth most edges round a card do
-        # not, and would swamp the histogram.
-        along, across = np.abs(dx * nx + dy * ny), np.abs(dx * ny - dy * nx)
-        side = (((np.abs(along - half_width) < slack) & (across < half_height))
-                | ((np.abs(along - half_height) < slack) & (across < half_width)))
-        owner, index = owner[side], index[side]
-        # Where no edge could be a side, all of them tell the turn.
-        sideless = np.flatnonzero(np.bincount(owner, minlength=len(peaks)) == 0)
-        every_owner, every_index = _listed(around[sideless])
-        owner = np.concatenate([owner, sideless[every_owner]])
-        index = np.concatenate([index, every_index])
-        histograms = np.bincount(owner * 90 + edges.bins[index], weights=edges.strength[index],
-                                 minlength=90 * len(peaks)).reshape(len(peaks), 90)
-        seen = np.bincount(owner, minlength=len(peaks)) > 0
+        histograms, seen = [], []
+        # A few dozen peaks at a time: their arrays stay in the processor's cache.
+        for first in range(0, len(peaks), ANGLE_BATCH):
+            x, y = np.array(peaks[first:first + ANGLE_BATCH], np.int64).T
+            around = squares[y, x].reshape(len(x), -1)
+            owner, index = _listed(around[:, ring])
+            nx, ny = edges.nx[index], edges.ny[index]
+            dx, dy = edges.xs[index] - x[owner], edges.ys[index] - y[owner]
+            # A side's pixel lies half the card's width (or height) from the centre along its
+            # gradient, and within the card across it; on a busy cloth most edges round a
+            # card do not, and would swamp the histogram.
+            along, across = np.abs(dx * nx + dy * ny), np.abs(dx * ny - dy * nx)
+            side = (((np.abs(along - half_width) < slack) & (across < half_height))
+                    | ((np.abs(along - half_height) < slack) & (across < half_width)))
+            owner, index = owner[side], index[side]
+            # Where no edge could be a side, all of them tell the turn.
+            sideless = np.flatnonzero(np.bincount(owner, minlength=len(x)) == 0)
+            every_owner, every_index = _listed(around[sideless])
+            owner = np.concatenate([owner, sideless[every_owner]])
+            index = np.concatenate([index, every_index])
+            histograms.append(np.bincount(owner * 90 + edges.bins[index],
+                                          weights=edges.strength[index],
+                                          minlength=90 * len(x)).reshape(len(x), 90))
+            seen.append(np.bincount(owner, minlength=len(x)) > 0)
         mains: list[float | None] = []
-        for histogram, any_edge in zip(histograms, seen, strict=True):
+        for histogram, any_edge in zip(np.concatenate(histograms), np.concatenate(seen),
+                                       strict=True):
             smooth = np.convolve(np.concatenate([histogram[-2:], histogram, histogram[:2]]),
                                  np.ones(5), "valid")
             mains.append(float(np.argmax(smooth)) + 0.5 if any_edge else None)
