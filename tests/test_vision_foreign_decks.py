@@ -149,6 +149,13 @@ def test_too_alike_pairs_are_the_ones_that_differ_only_in_fine_print() -> None:
     assert too_alike(bordered) == []
     # At a quarter of a webcam's resolution nothing but the emblem shows on plain cards.
     assert len(too_alike(plain, 0.25)) > len(too_alike(plain))
+    # Near twins are judged by the classifier naming uses: only cards of one artwork can be
+    # too alike, and fewer of them as the camera comes closer.
+    artwork = _references(styled_deck("artwork", 1))
+    pairs = too_alike(artwork)
+    number = {name: int(name.split("/")[1]) for name in artwork.cards}
+    assert pairs and all((number[a] - 1) // 4 == (number[b] - 1) // 4 for a, b, _ in pairs)
+    assert len(too_alike(artwork, 1.6)) < len(pairs)
 
 
 def test_enroll_a_deck_file_from_scans_then_identify_with_it(

@@ -34,7 +34,7 @@ import numpy.typing as npt
 from host.errors import BadInputError
 from vision.identify import References
 from vision.imaging import Image, Points
-from vision.twins import LOG_ODDS, Box, TwinClassifier, resolution
+from vision.twins import Box, TwinClassifier, needed_margin, resolution
 
 REF_PX_PER_MM = 2.0
 """Resolution references are kept at (about a webcam's best on a card, doubled)."""
@@ -60,11 +60,6 @@ MIN_STRANGER_BALANCE = 0.12
 to the best itself (0.5), a card must lie on the whole-card match to be named: the whole card
 differs, so a small share of the way is already many pixels' worth of evidence. The
 confidence is twice the least such share."""
-LOW_RESOLUTION = 0.8
-"""Pixels per millimetre (along a card's shorter-seen side) below which a near twin must win
-by more: by ``(LOW_RESOLUTION / px_per_mm) ** 2`` times ``LOG_ODDS``. On the tuning tables
-(deck seed 1) the wrong twins the classifier was surest of were small cards (0.5-0.6 px/mm
-across) on hard tables."""
 TWIN_ALIKE = 0.8
 """Fine correlation of two references above which they are near twins, told apart only in the
 region where they differ."""
@@ -253,17 +248,11 @@ class CardReferences:
         # One classifier serves every member of a group: it is keyed by the members as seen
         # from the first of them (the lowest reference) upright.
         anchor_flip = min(group)[1]
-        canonical = tuple(sorted((reference, flip != anchor_flip) for reference, flip in group))
+        canonical = self._canonical(group)
         if anchor_flip:
             corners = np.roll(corners, 2, axis=0)
         scale = resolution(self.card_mm, corners)
-        key = (canonical, scale)
-        if key not in self._classifiers:
-            faces = [self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
-                     for reference, flip in canonical]
-            self._classifiers[key] = TwinClassifier(faces, self.card_mm, self._group(
-                canonical[0][0])[1], scale)
-        verdict = self._classifiers[key].judge(frame, corners)
+        verdict = self._classifier(canonical, scale).judge(frame, corners)
         chosen = int(np.argmax(verdict.likelihood))
         name = self.names[canonical[chosen][0]]
         others = [value for (reference, _), value in zip(canonical, verdict.likelihood,
@@ -272,10 +261,25 @@ class CardReferences:
         margin = float(verdict.likelihood[chosen] - max(others)) if others else np.inf
         reference, flip = canonical[chosen]
         member = group.index((reference, flip != anchor_flip))
-        # Simulation flatters a small card most (JPEG, glare and perspective are cruder
-        # than it assumes): the fewer its pixels, the more the margin must be.
-        needed = LOG_ODDS * max(1.0, (LOW_RESOLUTION / min(scale)) ** 2)
-        return member, (margin / needed if verdict.typical[chosen] else 0.0)
+        return member, (margin / needed_margin(scale) if verdict.typical[chosen] else 0.0)
+
+    def _canonical(self, group: list[tuple[int, bool]]) -> tuple[tuple[int, bool], ...]:
+        """A group of twins as seen from its lowest reference upright (one classifier serves
+        every member)."""
+        anchor_flip = min(group)[1]
+        return tuple(sorted((reference, flip != anchor_flip) for reference, flip in group))
+
+    def _classifier(self, canonical: tuple[tuple[int, bool], ...], scale: tuple[float, float]
+                    ) -> TwinClassifier:
+        """The classifier of a group of twins (as ``_canonical`` gives it) at a resolution,
+        learnt on first use."""
+        key = (canonical, scale)
+        if key not in self._classifiers:
+            faces = [self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
+                     for reference, flip in canonical]
+            self._classifiers[key] = TwinClassifier(faces, self.card_mm, self._group(
+                canonical[0][0])[1], scale)
+        return self._classifiers[key]
 
     def _group(self, best: int) -> tuple[list[tuple[int, bool]], list[Box]]:
         """The near twins of reference ``best`` (itself first): (reference, turned) for every
@@ -355,16 +359,33 @@ def _differ(first: Floats, second: Floats, turned: bool, size: tuple[int, int]) 
 
 def too_alike(references: CardReferences, px_per_mm: float = WEBCAM_PX_PER_MM
               ) -> list[tuple[str, str, bool]]:
-    """Pairs of enrolled cards (name, name, second turned) that differ nowhere by
-    ``TELL_APART_GREY`` at ``px_per_mm``: the camera cannot tell them apart, so it will
-    leave them unnamed."""
+    """Pairs of enrolled cards (name, name, second turned) the camera will not tell apart at
+    ``px_per_mm``: near twins whose twin classifier, learnt at that resolution, does not name
+    most of the first's held-back simulated photographs clearly against the second (what
+    naming demands); and any other two cards that differ nowhere by ``TELL_APART_GREY``."""
     size = references._size(px_per_mm)
     grey = references._grey
-    return [(references.names[first], references.names[second], turned)
-            for first in range(len(grey)) for second in range(first, len(grey))
-            if references.names[first] != references.names[second]
-            for turned in (False, True)
-            if not _differ(grey[first], grey[second], turned, size)]
+    names = references.names
+    pairs = {(first, second, turned)
+             for first in range(len(grey)) for second in range(first, len(grey))
+             if names[first] != names[second]
+             for turned in (False, True)
+             if not _differ(grey[first], grey[second], turned, size)}
+    done = set()
+    for best in range(len(names)):
+        group = references._group(best)[0]
+        canonical = references._canonical(group)
+        if len(group) < 2 or canonical in done:
+            continue
+        done.add(canonical)
+        unclear = references._classifier(canonical, (px_per_mm, px_per_mm)).unclear(
+            needed_margin((px_per_mm, px_per_mm)))
+        for mine, (first, first_flip) in enumerate(canonical):
+            for yours, (second, second_flip) in enumerate(canonical):
+                if names[first] != names[second] and unclear[mine, yours] > 0.5:
+                    low, high = sorted((first, second))
+                    pairs.add((low, high, first_flip != second_flip))
+    return [(names[first], names[second], turned) for first, second, turned in sorted(pairs)]
 
 
 def load_references(path: Path) -> CardReferences | References:

@@ -56,6 +56,19 @@ OUTLIER_QUANTILE = 0.99
 """A card is like a twin's photographs if its distance lies within this quantile of theirs..."""
 OUTLIER_MARGIN = 2.0
 """...times this (what simulation does not cover: JPEG, glare, uneven light)."""
+LOW_RESOLUTION = 0.8
+"""Pixels per millimetre (along a card's shorter-seen side) below which a near twin must win
+by more: by ``(LOW_RESOLUTION / px_per_mm) ** 2`` times ``LOG_ODDS``. On the tuning tables
+(deck seed 1) the wrong twins the classifier was surest of were small cards (0.5-0.6 px/mm
+across) on hard tables."""
+
+
+def needed_margin(scale: tuple[float, float]) -> float:
+    """The log-likelihood margin a twin must win by, seen at ``scale`` px/mm: simulation
+    flatters a small card most (JPEG, glare and perspective are cruder than it assumes)."""
+    return LOG_ODDS * max(1.0, (LOW_RESOLUTION / min(scale)) ** 2)
+
+
 Box = tuple[float, float, float, float]
 """x0, y0, x1, y1 in a card's millimetres."""
 
@@ -175,9 +188,23 @@ class TwinClassifier:
         points = checks @ self._axes.T
         offsets = points - means[every_tag[~kept]]
         own = np.einsum("ij,jk,ik->i", offsets, self._precision, offsets)
+        apart = points[:, None, :] - means[None]
+        own_all = np.einsum("nkj,jl,nkl->nk", apart, self._precision, apart)
         self._typical = OUTLIER_MARGIN * float(np.quantile(own, OUTLIER_QUANTILE))
         residual = np.linalg.norm(checks - points @ self._axes, axis=1)
         self._residual = OUTLIER_MARGIN * float(np.quantile(residual, OUTLIER_QUANTILE))
+        self._checks = (-own_all / 2, every_tag[~kept])
+
+    def unclear(self, margin: float) -> npt.NDArray[np.float64]:
+        """For each twin i and j: the share of i's held-back photographs whose likelihood
+        of being i does not beat that of being j by ``margin``."""
+        likelihood, tags = self._checks
+        count = len(self._means)
+        shares = np.zeros((count, count))
+        for mine in range(count):
+            own = likelihood[tags == mine]
+            shares[mine] = np.mean(own[:, [mine]] - own < margin, axis=0)
+        return shares
 
     def features(self, picture: Floats | Image, to_picture: npt.NDArray[np.float64]) -> Floats:
         """The card's regions read from a picture (``to_picture``: card millimetres to its
