@@ -13,10 +13,13 @@ deck is enrolled from flat scans of its faces, then read on seeded tables with l
 cards, piles (only the top card counts) and loose cards at any angle (``vision.deck_scene``).
 Deck seed 1 and scene seeds from 300 are the ones tuned on; held-out decks (seeds 100-103) on
 scene seeds from 5000 are reported on their own lines. Ghosts are outlines where no card lies;
-"named" ghosts got a name.
+"named" ghosts got a name. With ``--naming`` only naming is measured: each card in view is handed
+to the namer at its true corners (jittered by ``NAMING_JITTER_MM``, started from either end),
+with the time per card; ``--style`` picks styles.
 
     python benchmarks/vision_benchmark.py --scenes 500 --workers 2
     python benchmarks/vision_benchmark.py --styles --scenes 30 --workers 2
+    OPENBLAS_NUM_THREADS=1 python benchmarks/vision_benchmark.py --styles --naming --scenes 8
 """
 
 from __future__ import annotations
