@@ -79,7 +79,7 @@ def referee_games(policy: str, games: int) -> None:
         lines = table_lines(game, every_card=True)
         started = time.perf_counter()
         referee = open_referee(lines[0])
-        verdicts = [referee.judge(line) for scene in scenes_of(lines)[1:]
+        verdicts = [referee.feed(line).to_json() for scene in scenes_of(lines)[1:]
                     for line in (scene.view.to_json(), *scene.events)]
         times.append(time.perf_counter() - started)
         illegal += any(verdict["verdict"] == "illegal" for verdict in verdicts)

@@ -12,7 +12,7 @@ import statistics
 import time
 
 from host.trains.bots import GreedyBot
-from host.trains.observation import Observation
+from host.trains.observation import TrainsObservation
 from host.trains.position import Phase, Position, apply, legal_moves
 from host.trains.referee import Referee
 
@@ -48,7 +48,7 @@ def referee_turn_times(games: int, seed: int) -> list[float]:
         bot = GreedyBot(rng)
         while position.phase is not Phase.OVER:
             position = apply(position, bot.choose(position))
-            seen = Observation.of(position)
+            seen = TrainsObservation.of(position)
             started = time.perf_counter()
             verdict = judge.observe(seen)
             times.append(time.perf_counter() - started)

@@ -285,6 +285,39 @@ def styled_latency(frames: int) -> None:
         still.append((time.perf_counter() - begin) * 1000)
     print(f"foreign deck, one still table (noise only changes): p50 "
           f"{statistics.median(still):.0f} ms, {1000 * len(still) / sum(still):.1f} fps")
+    changed, searched, parts_changed = [], [], Counter[str]()
+    for seed in range(6):
+        look = Look.draw(2000 + seed, difficulty("medium"))
+        laid = spread_layout(deck, 2000 + seed)[:28]
+        before = photograph(lay_table(laid[:-1], look, faces=deck), 0, hands=0)[0]
+        after = photograph(lay_table(laid, look, faces=deck), 0, hands=0)[0]
+        pipeline = Pipeline(deck=deck.deck.name, references=references)
+        pipeline.read(before)
+        reader = pipeline._deck_reader
+        assert reader is not None
+        begin = time.perf_counter()
+        pipeline.read(after)
+        changed.append((time.perf_counter() - begin) * 1000)
+        width, height = reader.finder.size
+        searched.append(sum((r - left) * (b - top) for left, top, r, b in reader.searched or [
+            (0, 0, width, height)]) / (width * height))
+        homography = pipeline.table.homography
+        assert homography is not None
+        for window in reader.searched or [None]:
+            begin = time.perf_counter()
+            found = reader.finder.find(after, homography, window=window)
+            parts_changed["outlines"] += time.perf_counter() - begin
+            begin = time.perf_counter()
+            for outline in found[:1]:  # the card laid; the rest keep their names
+                references.read(after, transform_points(np.linalg.inv(homography),
+                                                        outline.corners))
+            parts_changed["naming one card"] += time.perf_counter() - begin
+    changed.sort()
+    print(f"foreign deck, one card laid on the table: p50 {statistics.median(changed):.0f} ms, "
+          f"max {changed[-1]:.0f} ms, {1000 * len(changed) / sum(changed):.1f} fps; searched "
+          f"{100 * statistics.mean(searched):.0f} % of the table; outlines "
+          f"{1000 * parts_changed['outlines'] / len(changed):.0f} ms, naming one card "
+          f"{1000 * parts_changed['naming one card'] / len(changed):.0f} ms")
     parts: Counter[str] = Counter()
     finder = TableFinder()
     reader = Pipeline(deck=deck.deck.name, references=references)._deck_reader

@@ -5,6 +5,7 @@ they are the real modules; under the unix port, firmware/sim/ puts fakes of the 
 MICROPYPATH, so the very same adapter drives the simulated board.
 """
 
+import os
 import select
 import sys
 import time
@@ -41,6 +42,12 @@ class Hardware:
     def board_id(self) -> str:
         """The chip's unique id, in hex."""
         return binascii.hexlify(machine.unique_id()).decode()
+
+    def entropy(self, count: int) -> bytes:
+        """``count`` random bytes for the board id and the dice secrets: the chip's own, or
+        a seeded simulated chip's (firmware/sim/machine.py) so that a test can replay them."""
+        seeded = getattr(machine, "seeded_entropy", None)
+        return seeded(count) if seeded is not None else os.urandom(count)
 
     def roll_held(self) -> bool:
         """True while the roll button is held (checked at power-up for maintenance mode)."""

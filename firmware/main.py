@@ -27,7 +27,8 @@ class Firmware:
 
     def __init__(self, hw: "hardware.Hardware") -> None:
         self.hw = hw
-        self.core = core.BoardCore(hw.board_id(), store=store.FileStore(STATE_FILE))
+        self.core = core.BoardCore(hw.board_id(), entropy=hw.entropy,
+                                   store=store.FileStore(STATE_FILE))
         self.receiver = protocol.Receiver()
         self.alive = {"serial": 0, "buttons": 0, "leds": 0}
 

@@ -22,12 +22,12 @@ from typing import Any, NoReturn
 from host import table_runner
 from host.arguments import game_number, pace, seats, seed
 from host.context import AppContext
+from host.deck_choice import DeckChoice
 from host.errors import BadInputError
 from host.games import offering, table_game
 from host.journal import Access, DamagedGame, Journal, default_path
 from host.table_game import PHOTO_SUFFIXES
 from host.web.server import Address, WebView
-from vision.deck_references import DeckReferences, game_references
 
 #: Modules that add their own sub-commands (each has ``register(subcommands)``).
 COMMAND_MODULES: tuple[str, ...] = ("host.board.cli", "vision.cli")
@@ -92,18 +92,13 @@ def _demo(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     game = table_game(args.game)
     game.check_seats(args.players, args.first)
-    references = _deck_options(args)  # an unenrolled deck fails before the camera opens
+    # An unenrolled deck fails before the camera opens.
+    deck = DeckChoice.chosen(args.game, args.deck, args.references)
     if args.board == "auto":
         _find_board_or_hint()
     with _app(args) as app:
         return table_runner.play(game, players=args.players, first=args.first, app=app,
-                                 references=references)
-
-
-def _deck_options(args: argparse.Namespace) -> DeckReferences | None:
-    """The references ``--deck`` and ``--references`` give for the game's cards (None:
-    Conductor's own faces)."""
-    return game_references(args.game, args.deck, args.references)
+                                 deck=deck)
 
 
 def _find_board_or_hint() -> None:
@@ -207,7 +202,7 @@ def _score(args: argparse.Namespace) -> int:
         if not game.photo_scoring or args.file.suffix.lower() not in PHOTO_SUFFIXES:
             raise BadInputError("--deck and --references are for a photo of the table "
                                 f"({', '.join(PHOTO_SUFFIXES)})")
-        references = _deck_options(args)
+        references = DeckChoice.chosen(args.game, args.deck, args.references).read_with
     return game.score(args.file, args.json, sys.stdout, args.players, references)
 
 

@@ -17,13 +17,13 @@ from typing import Any
 from host.board.lights import BoardLights, board_lights
 from host.camera_feed import CameraFeed, watch
 from host.context import AppContext
+from host.deck_choice import OWN_FACES, DeckChoice
 from host.errors import BadInputError
 from host.play import open_camera, play_table, terminal_input
 from host.session import Session
 from host.table_game import DemoTable, Scene, TableGame
 from host.table_loop import BoardInput, TableLoop, TableSeen
 from vision.camera import CameraFrame, RenderedCamera
-from vision.deck_references import DeckReferences
 
 Game = TableGame[Any]
 
@@ -51,34 +51,37 @@ def demo(game: Game, seed: int, players: int, app: AppContext) -> int:
 
 
 def play(game: Game, players: int, first: int, app: AppContext,
-         references: DeckReferences | None = None) -> int:
-    """Referee a real table through the camera (its cards read with ``references``, None for
+         deck: DeckChoice = OWN_FACES) -> int:
+    """Referee a real table through the camera (its cards read with ``deck``, by default
     Conductor's own faces): the first settled table is the opening."""
     if game.pipeline is None:
         raise BadInputError(f"{game.title} has no play yet: the camera cannot read its table")
     game.check_seats(players, first)
     opener = open_camera(app.camera)
     with board_lights(app.board, app.say) as lights:
-        return play_at_table(game, players, first, app, opener, lights, references=references)
+        return play_at_table(game, players, first, app, opener, lights, deck=deck)
 
 
 def resume(game: Game, game_id: int, app: AppContext) -> int:
     """Continue a journaled game from its last committed turn: a game at a table with the
-    camera and board it was played with, a demo from its seed."""
+    camera, board and deck it was played with, a demo from its seed."""
     settings = app.journal.summary(game_id).settings
     mode = settings.get("mode")
     if mode == "demo":
         return _resume_demo(game, game_id, settings, app)
     if mode != "table" or game.pipeline is None:
         raise BadInputError(f"game {game_id} cannot be resumed (it was a {mode})")
+    deck = DeckChoice.journaled(game.name, game_id, settings)
     session = Session.resume(app.journal, game_id, game.open_referee)
     app.say(f"Resuming game {game_id} after {session.turns} {game.turn_word}: "
             "put the table as shown")
+    if deck.references is not None:
+        app.say(f"cards read with {deck.references}, as when the game started")
     _say(app, game.show(session.referee))
     opener = open_camera(app.camera)
     with board_lights(app.board, app.say) as lights:
         return play_at_table(game, session.referee.turn_indicator().seats, 0, app, opener,
-                             lights, resumed=session)
+                             lights, resumed=session, deck=deck)
 
 
 def _resume_demo(game: Game, game_id: int, settings: Mapping[str, Any], app: AppContext) -> int:
@@ -116,10 +119,13 @@ def _resume_with_events(game: Game, game_id: int, table: DemoTable, session: Ses
         except BadInputError as error:
             raise BadInputError(f"game {game_id}: {error}") from None
         scenes = table.scenes
+    elif settings.get("camera") == "none":
+        # The same game, fed straight so far: the camera shows the rest of it.
+        try:
+            lines, scenes = [], scenes_after_lines(table, lines_left(table.lines, inputs))
+        except BadInputError as error:
+            raise BadInputError(f"game {game_id}: {error}") from None
     else:
-        if settings.get("camera") == "none" and inputs:
-            raise BadInputError(f"game {game_id}: its demo was fed straight to the referee "
-                                "(resume it with --camera none)")
         lines, scenes = [], scenes_left(table.scenes, inputs, game.inputs.is_event)
     app.say(f"Resuming game {game_id} after {session.turns} {game.turn_word}")
     _say(app, game.show(session.referee))
@@ -136,6 +142,23 @@ def lines_left(lines: list[dict[str, Any]], inputs: list[dict[str, Any]]) -> lis
         raise BadInputError("its journal does not follow its seeded demo fed straight to the "
                             "referee (resume it with --camera rendered)")
     return lines[1 + done :]
+
+
+def scenes_after_lines(table: DemoTable, left: list[dict[str, Any]]) -> list[Scene]:
+    """What is left to show through the camera of a demo fed straight to the referee so far
+    (``--camera none``), with ``left`` its lines still to feed: the table it stands at, shown
+    again with only its events not yet fed, then the scenes after it. A demo's lines are its
+    scenes' tables and events one for one, in order (the tables fuller than a camera sees:
+    the cards under a pile's top); BadInputError if they are not."""
+    places = [(index, done) for index, scene in enumerate(table.scenes)
+              for done in range(0 if index else 1, len(scene.events) + 1)]
+    if len(places) != len(table.lines) - 1:
+        raise BadInputError("its demo's lines are not its scenes (resume it with --camera none)")
+    if len(left) == len(places):
+        return table.scenes
+    index, done = places[len(places) - len(left) - 1]
+    current = table.scenes[index]
+    return [Scene(current.view, current.events[done:]), *table.scenes[index + 1:]]
 
 
 def scenes_left(scenes: list[Scene], inputs: list[dict[str, Any]],
@@ -231,10 +254,10 @@ def _table_loop(game: Game, session: Session[Any], app: AppContext,
 def play_at_table(game: Game, players: int, first: int, app: AppContext,
                   opener: Callable[[], Iterable[CameraFrame]], lights: BoardLights | None,
                   resumed: Session[Any] | None = None,
-                  references: DeckReferences | None = None) -> int:
+                  deck: DeckChoice = OWN_FACES) -> int:
     """``play`` with its camera and board opened, to the win or the end of the video: the
     first settled table starts the game, unless a ``resumed`` one goes on from its journal."""
-    settings = {"mode": "table", "camera": app.camera, "board": app.board}
+    settings = {"mode": "table", "camera": app.camera, "board": app.board, **deck.settings()}
 
     def session_for(table: dict[str, Any]) -> Session[Any]:
         opening = {"seats": players, "first": first, **table}
@@ -245,7 +268,7 @@ def play_at_table(game: Game, players: int, first: int, app: AppContext,
         return session
 
     assert game.pipeline is not None
-    feed = CameraFeed(game.pipeline(players, references), app.web)
+    feed = CameraFeed(game.pipeline(players, deck.read_with), app.web)
     loop = play_table(
         session_for=session_for if resumed is None else None,
         make_loop=lambda session: _table_loop(game, session, app, lights, at_table=True),

@@ -250,9 +250,11 @@ class Fuzzer:
         if not self.sim.running:
             self._restart()
         expected: list[Expected] = []
+        used_ids: list[object] = []
         for chunk in chunks:
             message = _message_in(chunk)
             if message is not None:
+                used_ids.append(message.get("id"))
                 reply = self.model.expect(message)
                 if reply is not None:
                     expected.append(reply)
@@ -264,6 +266,10 @@ class Fuzzer:
         expected.append(self.model.expect(hello))  # type: ignore[arg-type]
         self.raw.send(hello)
         self.raw.next_id += 1
+        # The wait ends at the reply with the ping's id: a fuzzed request with that id would
+        # end it early and leave this step's later replies to be paired with the next step's.
+        while self.raw.next_id in used_ids:
+            self.raw.next_id += 1
         ping = {"t": "ping", "id": self.raw.next_id}
         expected.append(self.model.expect(ping))  # type: ignore[arg-type]
         self.raw.send(ping)

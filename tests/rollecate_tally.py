@@ -44,7 +44,7 @@ class Tally:
 def judge(game: Game, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The referee's verdicts on a game's lines, the opening's first."""
     referee = open_referee(lines[0])
-    return [referee.opening().to_json(), *(referee.judge(line) for line in lines[1:])]
+    return [referee.opening().to_json(), *(referee.feed(line).to_json() for line in lines[1:])]
 
 
 def check(tally: Tally, seed: int, seats: int, policy: str, final: str = "spread") -> None:

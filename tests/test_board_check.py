@@ -26,13 +26,18 @@ def _check(port: str) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
 
 
+#: The simulated board's secrets come from this seed, so the check's fairness sample (a fair
+#: die fails it now and then, by chance) gives the same rolls on every run.
+SIM_SEED = 7
+
+
 @needs_micropython
 def test_the_simulated_board_passes_every_check_and_is_left_dark() -> None:
-    with SimulatedBoard() as sim:
+    with SimulatedBoard(seed=SIM_SEED) as sim:
         result = _check(sim.port)
         pixels = sim.wait_for_leds(lambda shown: not any(map(any, shown[:pins.STATUS_LED])))
     assert pixels[pins.STATUS_LED] != (0, 0, 0)  # still connected, nothing else lit
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == 0, f"board seed {SIM_SEED}: {result.stdout}{result.stderr}"
     lines = result.stdout.splitlines()
     verdicts = [line for line in lines if line.startswith(("PASS", "FAIL"))]
     assert len(verdicts) == 14 and all(line.startswith("PASS") for line in verdicts)
@@ -122,3 +127,23 @@ def test_an_unplugged_board_is_a_board_error_not_a_traceback() -> None:
     raw = RawBoard(UnpluggedPort())
     with pytest.raises(BoardError, match="unplugged"):
         check_board(raw)
+
+
+def _commitment(sim: SimulatedBoard) -> str:
+    with RawBoard.open(sim.port) as raw:
+        raw.send({"t": "hello", "v": [protocol.VERSION_MAJOR, protocol.VERSION_MINOR],
+                  "boot": "", "ack": 0})
+        raw.until(lambda frame: (frame.message or {}).get("t") == "hello", 10.0)
+        reply = raw.request({"t": "commit"}, timeout=10.0)[-1].message or {}
+    return str(reply.get("hash"))
+
+
+@needs_micropython
+def test_a_seeded_simulated_board_commits_to_the_same_secret_on_every_run() -> None:
+    hashes = []
+    for seed in (SIM_SEED, SIM_SEED, SIM_SEED + 1, None):
+        with SimulatedBoard(seed=seed) as sim:
+            hashes.append(_commitment(sim))
+    assert all(len(commit) == 64 for commit in hashes), hashes
+    assert hashes[0] == hashes[1]
+    assert len(set(hashes[1:])) == 3, hashes  # another seed, or none, commits to another

@@ -26,7 +26,7 @@ from host.rollecate.observation import is_event
 from host.session import Session
 from host.table_runner import scenes_left
 from host.tables.rollecate import demo_table
-from host.trains.observation import Observation
+from host.trains.observation import TrainsObservation
 from host.trains.position import Position
 from host.trains.referee import open_referee
 
@@ -342,7 +342,7 @@ def test_play_and_resume_with_a_missing_camera_exit_at_once(tmp_path: Path) -> N
     assert done.stderr.startswith("conductor: cannot open camera 99")
     assert done.stderr.count("\n") == 1
     with Journal(path) as journal:  # a game at a table, journaled before a crash
-        dealt = Observation.of(Position.deal(3, 0, Random(1))).to_json()
+        dealt = TrainsObservation.of(Position.deal(3, 0, Random(1))).to_json()
         opening = {"seats": 3, "first": 0, **dealt}
         Session.start("trains", opening, open_referee, journal, {"mode": "table", "camera": "0"})
     done = conductor("resume", "1", "--camera", "99", "--board", "none", "--db", str(path),
@@ -393,22 +393,42 @@ def test_a_dry_run_flash_needs_no_board(capsys: pytest.CaptureFixture[str]) -> N
 # -- Rollecate demos resume --------------------------------------------------------------------
 
 
+def _demo_fed_straight_and_cut(path: Path, cut: float,
+                               capsys: pytest.CaptureFixture[str]) -> str:
+    """A Rollecate demo fed straight to the referee, its journal cut after that share of its
+    entries as if killed there; returns the whole demo's last line."""
+    args = ["demo", "rollecate", "--seed", "4", "--camera", "none", "--board", "none"]
+    assert main([*args, "--db", str(path)]) == 0
+    whole = capsys.readouterr().out.splitlines()[-1]
+    with sqlite3.connect(path) as db:
+        (last,) = db.execute("SELECT MAX(seq) FROM entries").fetchone()
+        db.execute("DELETE FROM entries WHERE seq > ?", (int(last * cut),))
+        db.execute("UPDATE games SET status = 'playing', winners = NULL")
+    return whole
+
+
 @pytest.mark.parametrize("cut", [0.2, 0.5, 0.9])
 def test_a_rollecate_demo_cut_short_resumes_to_the_same_end(
     cut: float, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "games.sqlite"
-    args = ["demo", "rollecate", "--seed", "4", "--camera", "none", "--board", "none"]
-    assert main([*args, "--db", str(path)]) == 0
-    whole = capsys.readouterr().out.splitlines()[-1]
-    with sqlite3.connect(path) as db:  # as if killed after that many entries
-        (last,) = db.execute("SELECT MAX(seq) FROM entries").fetchone()
-        db.execute("DELETE FROM entries WHERE seq > ?", (int(last * cut),))
-        db.execute("UPDATE games SET status = 'playing', winners = NULL")
+    whole = _demo_fed_straight_and_cut(path, cut, capsys)
     assert main(["resume", "1", "--db", str(path)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == whole
     assert main(["games", "--db", str(path)]) == 0
     assert "won by seat" in capsys.readouterr().out
+
+
+def test_a_rollecate_demo_fed_straight_resumes_through_the_camera_to_the_same_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The journal's game is the same whichever way its tables reached the referee: resumed
+    # with --camera rendered, the camera shows the rest of it.
+    path = tmp_path / "games.sqlite"
+    whole = _demo_fed_straight_and_cut(path, 0.95, capsys)
+    assert main(["resume", "1", "--camera", "rendered", "--db", str(path)]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[-1] == whole and any(line.startswith("camera: ") for line in said), said
 
 
 def test_a_rollecate_demo_seen_by_the_camera_resumes_at_its_table() -> None:

@@ -34,7 +34,7 @@ from host.trainline.observer import judge_observations
 from host.trainline.transcript import observation_lines as trainline_lines
 from host.trains.bots import GreedyBot
 from host.trains.game import Game
-from host.trains.observation import Observation
+from host.trains.observation import TrainsObservation
 from host.trains.position import Phase, Position, apply
 from host.trains.referee import Referee
 
@@ -68,7 +68,7 @@ def _trains_refereed(game: Game) -> None:
     position = start
     for move in game.moves:
         position = apply(position, move)
-        verdict = referee.observe(Observation.of(position)).to_json()
+        verdict = referee.observe(TrainsObservation.of(position)).to_json()
         assert verdict["verdict"] in ("move", "win"), (move, verdict)
         assert referee.game.position.to_play == position.to_play
     assert referee.game.position.winner == game.position.winner
@@ -100,7 +100,7 @@ def _trainline_refereed(game: TrainlineGame) -> None:
 def _rollecate_refereed(game: GameState) -> None:
     lines = table_lines(game)
     referee = rollecate_referee(lines[0])
-    verdicts = [referee.judge(line) for line in lines[1:]]
+    verdicts = [referee.feed(line).to_json() for line in lines[1:]]
     assert [v for v in verdicts if v["verdict"] == "illegal"] == []
     assert sum(v["verdict"] == "move" for v in verdicts) == game.turns
     assert verdicts[-1]["verdict"] == "win"

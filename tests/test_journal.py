@@ -192,6 +192,6 @@ def test_a_rollecate_game_is_journaled_resumed_and_undone_by_replay(tmp_path: Pa
         earlier = max(i for i, v in enumerate(verdicts[:last_end]) if v.verdict == "move")
         fresh = open_rollecate(opening)
         for line in lines[: earlier + 1]:
-            fresh.judge(line)
+            fresh.feed(line)
         assert state(resumed.referee) == state(fresh)
         assert Session.resume(again, session.game_id, open_rollecate).turns == turns - 1

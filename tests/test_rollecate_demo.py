@@ -56,7 +56,7 @@ def test_the_camera_sees_the_turns_the_game_played(tmp_path: Path) -> None:
     moves = 0
     for scene in scenes[1:]:
         for line in (scene.view.to_json(), *scene.events):
-            moves += expected.judge(line)["verdict"] == "move"
+            moves += expected.feed(line).verdict == "move"
     assert moves >= 4
     out = io.StringIO()
     with Journal(tmp_path / "journal.sqlite") as journal:

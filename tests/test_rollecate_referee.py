@@ -213,7 +213,7 @@ def test_the_referee_follows_random_games_seeing_only_the_top_of_each_pile(
     lines = table_lines(game, every_card=True)
     referee = open_referee(lines[0])
     verdicts = [
-        referee.judge(line)
+        referee.feed(line).to_json()
         for scene in scenes_of(lines)[1:]
         for line in (scene.view.to_json(), *scene.events)
     ]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from host.cli import main
@@ -85,3 +87,28 @@ def test_the_deck_options_read_the_photo_or_say_in_one_line_what_is_missing(
     assert main(["play", "rollecate", "--players", "3", "--deck", str(mine), "--camera", "99",
                  "--board", "none", "--db", str(tmp_path / "games.sqlite")]) == 2
     assert "enroll it first" in capsys.readouterr().err
+
+
+def test_a_twelve_megapixel_photo_is_read_at_the_size_the_recognizer_needs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    small = render_final_count(SEATS, 3)
+    photo = tmp_path / "phone.jpg"  # a phone's 4000 x 3000, the table filling 4000 x 2250
+    big = cv2.resize(small, (4000, 2250), interpolation=cv2.INTER_CUBIC)
+    write_image(photo, np.vstack([big, np.full((750, 4000, 3), 90, np.uint8)]))
+    assert main(["score", "rollecate", str(photo)]) == 0
+    said = capsys.readouterr().out
+    assert "reading phone.jpg (4000 x 3000 pixels, read at 1920 x 1440)…" in said, said
+    assert main(["score", "rollecate", str(photo), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == _expected(SEATS)
+    # identify reads it the same way and tells the corners in the photo's own pixels.
+    write_image(tmp_path / "webcam.png", small)
+    corners = {}
+    for name in ("phone.jpg", "webcam.png"):
+        assert main(["vision", "identify", str(tmp_path / name), "--deck", "rollecate",
+                     "--json"]) == 0
+        cards = json.loads(capsys.readouterr().out)["cards"]
+        corners[name] = sorted(card["centre"] for card in cards)
+    assert len(corners["phone.jpg"]) == len(corners["webcam.png"]) == sum(map(len, SEATS))
+    assert np.allclose(corners["phone.jpg"], np.array(corners["webcam.png"]) * 4000 / 1280,
+                       atol=15)

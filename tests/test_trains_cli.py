@@ -13,7 +13,7 @@ import pytest
 
 from host.cli import main
 from host.trains.bots import GreedyBot
-from host.trains.observation import Observation
+from host.trains.observation import TrainsObservation
 from host.trains.position import Phase, Position, apply
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,12 +23,12 @@ def recorded_game(seed: int, seats: int = 3) -> tuple[list[dict[str, object]], P
     """The observations a camera would report of a seeded game, and its last position."""
     rng = random.Random(seed)
     position = Position.deal(seats, 0, rng)
-    opening = {"seats": seats, "first": 0, **Observation.of(position).to_json()}
+    opening = {"seats": seats, "first": 0, **TrainsObservation.of(position).to_json()}
     rows: list[dict[str, object]] = [opening]
     bot = GreedyBot(rng)
     while position.phase is not Phase.OVER:
         position = apply(position, bot.choose(position))
-        rows.append(Observation.of(position).to_json())
+        rows.append(TrainsObservation.of(position).to_json())
     return rows, position
 
 

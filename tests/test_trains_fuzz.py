@@ -42,7 +42,7 @@ def test_any_table_gets_a_verdict_or_a_clear_error(table: dict[str, Any]) -> Non
     referee = open_referee(OPENING)
     before = referee.game.position.copy()
     try:
-        verdict = referee.judge(table)
+        verdict = referee.feed(table).to_json()
     except MalformedObservationError as error:
         assert str(error) and "\n" not in str(error)
         return
@@ -57,7 +57,7 @@ def test_a_reshuffled_table_is_judged_without_crashing(order: list[int], faceup_
     referee = open_referee(OPENING)
     before = referee.game.position.copy()
     table = {"lines": [order[:7], order[7:14]], "faceup": order[14 : 14 + faceup_count]}
-    verdict = referee.judge(table)
+    verdict = referee.feed(table).to_json()
     assert verdict["verdict"] in ("move", "win", "waiting", "illegal")
     if verdict["verdict"] == "illegal":
         assert verdict["reason"] and referee.game.position == before

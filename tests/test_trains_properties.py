@@ -15,7 +15,7 @@ from trains_helpers import everywhere
 from host.trains.bots import GreedyBot
 from host.trains.game import Game
 from host.trains.moves import Move
-from host.trains.observation import Observation
+from host.trains.observation import TrainsObservation
 from host.trains.position import DECK_SIZE, Phase, Position, apply, complete, decisions
 from host.trains.referee import Referee
 
@@ -91,15 +91,15 @@ def test_the_referee_recognises_every_turn_from_the_table_alone(seed: int, seats
     position = opening
     for move in game.moves:
         position = apply(position, move)
-        verdict = referee.observe(Observation.of(position)).to_json()
+        verdict = referee.observe(TrainsObservation.of(position)).to_json()
         assert verdict["verdict"] in ("move", "win"), (move, verdict)
         assert (
             verdict["move"]["kind"] == move.kind.value and verdict["move"].get("card") == move.card
         )
-        assert Observation.of(referee.game.position) == Observation.of(position)
+        assert TrainsObservation.of(referee.game.position) == TrainsObservation.of(position)
         assert referee.game.position.to_play == position.to_play
         # Nothing changed since: the referee waits.
-        assert referee.observe(Observation.of(position)).verdict in ("waiting",)
+        assert referee.observe(TrainsObservation.of(position)).verdict in ("waiting",)
 
 
 @settings(max_examples=20, deadline=None)
@@ -113,11 +113,11 @@ def test_the_referee_rejects_a_tampered_turn_and_keeps_its_position(
         Position.from_table(seats, game.start.first, game.start.lines, [], Phase.DRAFT)
     )
     for move in game.moves:
-        referee.observe(Observation.of(apply(referee.game.position, move)))
+        referee.observe(TrainsObservation.of(apply(referee.game.position, move)))
     if game.position.phase is Phase.OVER:
         return
     committed = referee.game.position
-    seen = Observation.of(committed)
+    seen = TrainsObservation.of(committed)
     lines = [list(line) for line in seen.lines]
     seat, other = committed.to_play, (committed.to_play + 1) % seats
     if mutation == 0:  # the seat's own cards change order without any face-up card used
@@ -132,9 +132,7 @@ def test_the_referee_rejects_a_tampered_turn_and_keeps_its_position(
         if not committed.discard or committed.draw_count == 0:
             return  # with the draw pile empty the discard pile is reshuffled: it may come back
         lines[seat][3] = committed.discard[-1]
-    tampered = Observation(
-        lines=tuple(tuple(line) for line in lines), faceup=seen.faceup, locks=seen.locks
-    )
+    tampered = TrainsObservation(tuple(tuple(line) for line in lines), seen.faceup, seen.locks)
     verdict = referee.observe(tampered)
     assert verdict.verdict == "illegal", verdict
     assert verdict.to_json()["reason"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from trains_helpers import cards_with
 
-from host.trains.observation import Observation
+from host.trains.observation import TrainsObservation
 from host.trains.position import Phase, Position
 from host.trains.referee import Referee
 from host.trains.rules import Ability, Lock
@@ -17,11 +17,11 @@ LINE_B = [71, 61, 51, 44, 31, 27, 11]
 
 def seen(
     lines: list[list[int]], faceup: list[int], locks: set[tuple[int, Lock]] | None = None
-) -> Observation:
-    return Observation(
+) -> TrainsObservation:
+    return TrainsObservation(
         lines=tuple(tuple(line) for line in lines),
-        faceup=frozenset(faceup),
-        locks=frozenset(locks or set()),
+        faceup=tuple(faceup),
+        locks=tuple(sorted((seat, lock.value) for seat, lock in locks or set())),
     )
 
 
@@ -156,14 +156,14 @@ def test_the_players_can_overrule_the_referee_and_undo_that() -> None:
     referee = in_play([SWAP[0]])
     before = referee.game.position.copy()
     wrong = {"lines": [[70, 60, 30, 40, 50, 20, 10], LINE_B], "faceup": [], "locks": []}
-    assert referee.judge(wrong)["verdict"] == "illegal"
-    verdict = referee.judge({**wrong, "accepted": True})
+    assert referee.feed(wrong).verdict == "illegal"
+    verdict = referee.feed({**wrong, "accepted": True}).to_json()
     assert verdict["verdict"] == "move" and verdict["next_seat"] == 1
     assert verdict["move"]["kind"] == "accepted"
     assert referee.game.position.lines[0] == [70, 60, 30, 40, 50, 20, 10]
     assert SWAP[0] in referee.game.position.discard  # the face-up card left the table
     drawn = {"lines": [[70, 60, 30, 40, 50, 20, 10], [2, *LINE_B[1:]]], "faceup": [71], "locks": []}
-    assert referee.judge(drawn)["verdict"] == "move"
+    assert referee.feed(drawn).verdict == "move"
     referee.undo()
     referee.undo()
     assert referee.game.position == before
@@ -173,7 +173,7 @@ def test_a_card_the_camera_cannot_read_holds_the_judgement() -> None:
     referee = in_play([SWAP[0]])
     before = referee.game.position.copy()
     unclear = {"lines": [[None, 60, *LINE_A[2:]], LINE_B], "faceup": [], "locks": []}
-    verdict = referee.judge(unclear)
+    verdict = referee.feed(unclear).to_json()
     assert verdict["verdict"] == "waiting" and verdict["unreadable"] == ["place 1 of seat 0's line"]
     assert referee.game.position == before
-    assert referee.judge({**unclear, "lines": [[60, 70, *LINE_A[2:]], LINE_B]})["verdict"] == "move"
+    assert referee.feed({**unclear, "lines": [[60, 70, *LINE_A[2:]], LINE_B]}).verdict == "move"

@@ -78,7 +78,7 @@ def state_after(observations: list[dict[str, Any]], message: str | None = None) 
     referee = open_referee(OPENING)
     log = GameLog()
     for seen in observations:
-        verdict = referee.judge(seen)
+        verdict = referee.feed(seen).to_json()
         log.add(verdict["verdict"], verdict.get("move", {}).get("text", verdict.get("reason", "")))
     return snapshot(
         game="trains",

@@ -25,7 +25,9 @@ from vision.express_scene import lay_express
 from vision.imaging import Image
 from vision.rollecate_scene import lay_rollecate
 from vision.scene import (
+    OWN_FACES,
     Difficulty,
+    FaceSource,
     Look,
     Tabletop,
     difficulty,
@@ -61,7 +63,7 @@ class RenderedCamera:
 
     def __init__(self, observations: Sequence[TableObservation], seed: int = 1,
                  level: str | Difficulty = "easy", still_frames: int = 12, hand_frames: int = 6,
-                 fps: float = 15.0) -> None:
+                 fps: float = 15.0, faces: FaceSource = OWN_FACES) -> None:
         if not observations:
             raise ValueError("a rendered camera needs at least one observation")
         self.observations = list(observations)
@@ -71,15 +73,18 @@ class RenderedCamera:
         self.still_frames = still_frames
         self.hand_frames = hand_frames
         self.fps = fps
+        self.faces = faces
+        """The card faces drawn: Conductor's own, or a deck of the players' (Express tables
+        are always drawn with ours)."""
 
     def _table(self, observation: TableObservation) -> Tabletop:
         if isinstance(observation, RollecateObservation):
-            return lay_rollecate(observation, self.look, self.seed)
+            return lay_rollecate(observation, self.look, self.seed, self.faces)
         if isinstance(observation, ExpressObservation):
             return lay_express(observation, self.look, self.seed)
         assert isinstance(observation, TrainsObservation)
         return lay_table(trains_layout(observation, self.seed, self.level.jitter_degrees),
-                         self.look)
+                         self.look, faces=self.faces)
 
     def __len__(self) -> int:
         return (len(self.observations) * self.still_frames

@@ -25,7 +25,7 @@ from vision.annotate import annotate
 from vision.calibration import calibrate
 from vision.camera import CameraFrame, RenderedCamera, VideoCamera
 from vision.deck_references import DECKS, deck_references
-from vision.imaging import read_image, write_image
+from vision.imaging import read_image, scaled_for_reading, size_read, write_image
 from vision.pipeline import Pipeline
 from vision.printing import write_deck, write_markers
 from vision.readings import Zones
@@ -103,16 +103,20 @@ def _identify(args: argparse.Namespace) -> int:
     references = deck_references(args.deck, args.references)
     pipeline = Pipeline(deck=references.deck, references=references)
     results: list[dict[str, Any]] = []
-    for path, image in zip(args.images, images, strict=True):
+    sizes: list[str] = []
+    for path, photo in zip(args.images, images, strict=True):
+        image, factor = scaled_for_reading(photo)
         reading = pipeline.read(image)
-        cards = [card.to_json() for card in reading.cards]
+        # Corners are told in the photo's own pixels, however it was read.
+        cards = [card.in_photo(factor).to_json() for card in reading.cards]
         results.append({"image": str(path), "table_found": reading.image_to_table is not None,
                         "cards": cards})
+        sizes.append(size_read(photo, image))
     if args.json:
         print(json.dumps(results if len(results) > 1 else results[0]))
         return 0
-    for result in results:
-        print(f"{result['image']}: {len(result['cards'])} cards"
+    for result, size in zip(results, sizes, strict=True):
+        print(f"{result['image']} ({size}): {len(result['cards'])} cards"
               + ("" if result["table_found"] else " (no table markers: raw view)"))
         for card in result["cards"]:
             x, y = card["centre"]

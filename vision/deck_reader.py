@@ -1,10 +1,13 @@
 """Reading the cards of any enrolled deck in a frame: outlines found (``vision.outline``), then
 named from their whole faces (``vision.recognize``), frame after frame.
 
-A card lying still keeps its name without being read again: its outline has not moved (1.5 mm,
-1.5 degrees) and its pixels have not changed (as ``vision.pipeline`` decides for our framed
-cards). An outline that matches no enrolled card at all (``CARD_SCORE``) is not a card: a
-cloth's pattern or a hand's edge that happened to look like a card's outline.
+Only what changed is searched again: the frame is compared with the last one searched in 4 x 4
+pixel blocks, cards touching no changed block are kept as they were, and the outline search runs
+in windows round the changes alone (``OutlineFinder.changes``); a change over half the table is
+searched as a new table. A card found again whose outline has not moved (1.5 mm, 1.5 degrees)
+and whose pixels have not changed keeps its name without being read again. An outline that
+matches no enrolled card at all (``CARD_SCORE``) is not a card: a cloth's pattern or a hand's
+edge that happened to look like a card's outline.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.imaging import Image, Matrix, Points, transform_points
-from vision.outline import Outline, OutlineFinder, apart, raw_outlines
+from vision.outline import Changes, Outline, OutlineFinder, Window, apart, raw_outlines
 from vision.recognize import CARD_SCORE, CardReferences, Reading
 
 CANDIDATE_OVERLAP = 0.6
@@ -35,6 +38,10 @@ anything at all changed since the last frame searched."""
 STILL_FRAME_GREY = 10.0
 """Largest block change (grey levels) of a frame in which nothing changed: sensor noise and
 JPEG stay below it; a card laid, taken or turned, a hand, or a corner index changed exceed it."""
+SAME_TABLE_PX = 0.5
+"""Largest move of the table's corners in the picture (pixels) between two homographies under
+which cards found with the one are kept with the other (the markers are found again every few
+frames, a little off each time)."""
 STILL_PX_PER_MM = 1.0
 """Resolution of the picture kept to see whether a card changed."""
 
@@ -65,6 +72,9 @@ class DeckReader:
     _last: list[SeenCard] = field(default_factory=list, repr=False)
     _last_frame: tuple[Image, Matrix] | None = field(default=None, repr=False)
     """The last frame searched (shrunk, grey) and its homography."""
+    searched: list[Window] | None = field(default=None, repr=False)
+    """Where the last frame was searched for cards: windows of the top-down view round what
+    changed (None: the whole table)."""
 
     def __post_init__(self) -> None:
         self.finder = OutlineFinder(self.references.card_mm)
@@ -83,16 +93,35 @@ class DeckReader:
             return cards
         shrunk = np.asarray(cv2.resize(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), STILL_FRAME,
                                        interpolation=cv2.INTER_AREA), np.uint8)
-        if (self._last_frame is not None
-                and np.array_equal(self._last_frame[1], image_to_table)
-                and float(cv2.absdiff(shrunk, self._last_frame[0]).max()) <= STILL_FRAME_GREY):
-            return self._last  # nothing moved anywhere: the same cards, the same names
-        self._last_frame = (shrunk, image_to_table)
+        changes: Changes | None = None
+        last = self._last_frame
+        if last is not None and _same_table(last[1], image_to_table, self.finder):
+            changed = cv2.absdiff(shrunk, last[0]) > STILL_FRAME_GREY
+            if not changed.any():
+                return self._last  # nothing moved anywhere: the same cards, the same names
+            changes = self.finder.changes(changed, (colour.shape[1], colour.shape[0]),
+                                          last[1])
+        if changes is None:
+            self._last_frame = (shrunk, image_to_table)
+            self.searched = None
+            outlines = self.finder.find(colour, image_to_table, CANDIDATE_OVERLAP)
+        else:
+            # Only the blocks seen to change take the new look: a slow drift elsewhere still
+            # adds up against the old one until it is searched.
+            assert last is not None
+            image_to_table = last[1]
+            self._last_frame = (np.where(changed, shrunk, last[0]), image_to_table)
+            self.searched = changes.windows
+            outlines = [outline for window in changes.windows
+                        for outline in self.finder.find(colour, image_to_table,
+                                                        CANDIDATE_OVERLAP, window)
+                        if changes.touches(outline.corners)]
+            cards = [card for card in self._last if not _touched(card, changes)]
         to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
         # Outlines that overlap much are all named, then the better named kept: along a line
         # of touching cards an outline straddling two can fit the edges as well as the true
         # one, but not a reference's picture.
-        for outline in self.finder.find(colour, image_to_table, CANDIDATE_OVERLAP):
+        for outline in outlines:
             corners = transform_points(to_image, outline.corners)
             look = np.asarray(cv2.cvtColor(self.references.sample(
                 colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
@@ -126,6 +155,24 @@ class DeckReader:
                 wrapped = abs(outline.degrees - before.degrees) > 90.0
                 return replace(card.reading, turned=card.reading.turned != wrapped)
         return None
+
+
+def _same_table(before: Matrix, now: Matrix, finder: OutlineFinder) -> bool:
+    """Whether two homographies see the table alike: the markers, found again, moved its
+    corners less than ``SAME_TABLE_PX`` in the picture."""
+    width, height = finder.size
+    corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
+    view_to_table = np.linalg.inv(finder.table_to_view)
+    moved = (transform_points(np.linalg.inv(before) @ view_to_table, corners)
+             - transform_points(np.linalg.inv(now) @ view_to_table, corners))
+    return float(np.hypot(*moved.T).max()) < SAME_TABLE_PX
+
+
+def _touched(card: SeenCard, changes: Changes) -> bool:
+    """Whether a card read before touches a changed part of the frame (where it was found or
+    where its name placed it)."""
+    return any(corners is not None and changes.touches(corners) for corners in
+               (card.table_corners, card.outline.corners if card.outline else None))
 
 
 def _turn(corners: Points, turned: bool) -> Points:

@@ -5,6 +5,7 @@ Shared by every command that takes ``--deck NAME|FILE`` and ``--references FILE`
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 from host.deck import deck_from, load_deck
@@ -52,4 +53,15 @@ def game_references(game_deck: str, deck_name: str | None, references: Path | No
     if {card.name for card in deck.cards} != {card.name for card in game.cards}:
         raise BadInputError(f"deck {deck.name!r} does not hold {game.title}'s cards "
                             f"(its deck file must name them as the {game_deck} deck does)")
-    return deck_references(deck_name or game_deck, references)
+    return _under_the_games_names(deck_references(deck_name or game_deck, references), game_deck)
+
+
+def _under_the_games_names(references: DeckReferences, game_deck: str) -> DeckReferences:
+    """The players' deck naming its cards as the game's deck does: the game's zones and
+    referee know ``rollecate/track-1``, whatever the players' deck file calls itself."""
+    if not isinstance(references, CardReferences) or references.deck == game_deck:
+        return references
+    renamed = copy.copy(references)
+    renamed.deck = game_deck
+    renamed.names = [f"{game_deck}/{name.split('/', 1)[-1]}" for name in references.names]
+    return renamed

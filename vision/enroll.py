@@ -28,6 +28,7 @@ from host.errors import BadInputError
 from vision.detect import FoundCard, find_cards
 from vision.identify import References, face_patch
 from vision.imaging import Image, Points, grey, read_image, transform_points
+from vision.markers import TableFinder
 from vision.recognize import CardReferences
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -90,7 +91,9 @@ def patches_in(image: Image, count: int, origin: str) -> list[Image]:
     A picture of one card that shows no frame outline (a scan cropped at the card's edge and
     blurred, say) is read as the whole card face.
     """
-    cards = find_cards(grey(image))
+    # When the picture shows the table's markers, they give every window its size: a marker's
+    # own black square is then no card (without them, a marker can pass for one).
+    cards = find_cards(grey(image), TableFinder().update(image))
     if count == 1:
         if not cards:
             return [face_patch(image)]
@@ -124,7 +127,6 @@ def _whole_faces(image: Image, count: int, origin: str, deck: Deck) -> list[Imag
     """``count`` upright card faces from a picture, in reading order, at the references'
     resolution: a scan of one card is the card; otherwise cards are found by their outline
     (with the table markers, if the picture shows them)."""
-    from vision.markers import TableFinder
     from vision.outline import OutlineFinder, raw_outlines
     from vision.recognize import REF_PX_PER_MM
 

@@ -28,6 +28,30 @@ def read_image(path: Path) -> Image:
     return np.asarray(image, dtype=np.uint8)
 
 
+PHOTO_LONG_SIDE = 1920
+"""Longest side a photo is read at, pixels. The table (900 mm wide) filling it is about 2 px/mm,
+the resolution the references are kept at: a 12-megapixel photo's extra pixels would only add
+time (the recognizer's thresholds are set on webcam frames of 1280 x 720)."""
+
+
+def scaled_for_reading(image: Image) -> tuple[Image, float]:
+    """``image`` shrunk to at most ``PHOTO_LONG_SIDE`` on its long side, and the factor it was
+    shrunk by (1.0: it was small enough, and is returned as it is)."""
+    factor = PHOTO_LONG_SIDE / max(image.shape[:2])
+    if factor >= 1.0:
+        return image, 1.0
+    size = (round(image.shape[1] * factor), round(image.shape[0] * factor))
+    return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8), factor
+
+
+def size_read(image: Image, read: Image) -> str:
+    """How a photo's size is told: ``4000 x 3000 pixels, read at 1920 x 1440``."""
+    said = f"{image.shape[1]} x {image.shape[0]} pixels"
+    if read.shape[:2] != image.shape[:2]:
+        said += f", read at {read.shape[1]} x {read.shape[0]}"
+    return said
+
+
 def write_image(path: Path, image: Image) -> None:
     """Write an image (format from the suffix), or BadInputError with a one-line reason."""
     try:

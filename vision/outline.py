@@ -18,6 +18,7 @@ The markers give the table plane, so the frame is looked at from straight above
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -25,7 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.imaging import Image, Matrix, Points
-from vision.table import TABLE_HEIGHT_MM, TABLE_WIDTH_MM
+from vision.markers import MARKER_CENTRES_MM
+from vision.table import MARKER_SIZE_MM, TABLE_HEIGHT_MM, TABLE_WIDTH_MM
 
 TOPDOWN_PX_PER_MM = 0.8
 """Resolution of the top-down view cards are looked for in (identification then reads the
@@ -43,25 +45,50 @@ marker's, must not outweigh the rest of the outline)."""
 MIN_SUPPORT = 0.62
 """Share of a card's outline that must lie on edges."""
 MIN_SIDE_SUPPORT = 0.25
-"""...and of each side: three sides and a line through a card are not a card."""
+"""...and of each side: three sides and a line through a card are not a card..."""
+OPEN_SIDE_SUPPORT = 0.6
+"""...unless each of the three is this well shown (a card touching another alike, whose shared
+side shows no edge)."""
 MAX_OVERLAP = 0.25
 """Share of a card's area another accepted card may cover (a pile's cards below the top)."""
 MAX_CANDIDATES = 150
 """Vote peaks examined per frame."""
-REFINE_STEPS = ((6.0, 3.0), (3.0, 1.5), (1.5, 0.75), (0.75, 0.4), (0.4, 0.2))
+WINDOW_CANDIDATES = 40
+"""Fewest vote peaks examined in a window searched again round a change."""
+REFINE_STEPS = ((12.0, 3.0), (6.0, 3.0), (3.0, 1.5), (1.5, 0.75), (0.75, 0.4), (0.4, 0.2))
 """Pose search steps (millimetres, degrees), coarse to fine: the first reaches a card whose
 vote peak lies up to 9 mm off its centre."""
-EARLY_SUPPORT = (0.5, 0.55)
+EARLY_SUPPORT = (0.3, 0.5, 0.55)
 """Support below which a candidate is dropped after the first steps (most vote peaks are the
 crossings of other cards' axes or of the cloth's edges, far from any outline)."""
+ANGLE_SLACK_MM = 4.0
+"""How far from where a side would lie (the peak taken for the centre) an edge may be and
+still tell the card's turn."""
 PEAK_FLOOR = 1.0
 """Smallest (blurred) vote count worth examining; a card's centre gets 2-6."""
+LINE_ROUNDS = 8
+"""How many cards along a line of touching cards are followed from one found."""
+LINE_GAP_MM = 0.7
+"""Gap assumed between touching cards of a line."""
+LINE_SIDE_SUPPORT = 0.6
+"""Support each of the two sides continuing a line needs for a card followed along it."""
 CORNER_MARGIN_MM = 1.5
 """Outline left out at each end of a side, beyond the rounded corner."""
 SAMPLE_MM = 2.5
 """Spacing of the outline's sample points."""
+CHANGE_MARGIN_MM = 4.0
+"""Margin round a changed part of the frame within which a card counts as touched by the
+change (a block's edge, blur)."""
+WINDOW_SLACK_MM = 12.0
+"""Margin of a search window beyond the cards that may touch a change: how far a pose moves
+while it is refined, plus the gradient's reach."""
+WHOLE_TABLE_SHARE = 0.5
+"""Share of the top-down view above which a change is searched as a whole new table."""
 
 Floats = npt.NDArray[np.float32]
+Window = tuple[int, int, int, int]
+"""A rectangle of the top-down view: left, top, right, bottom (pixels, right and bottom
+excluded)."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +146,30 @@ def _rim(card_mm: tuple[float, float], radius_mm: float) -> _Rim:
     return _Rim(np.concatenate(points), np.concatenate(normals), np.concatenate(sides))
 
 
+@dataclass(frozen=True)
+class Changes:
+    """Where a frame changed since the last one searched, in the top-down view: the cards
+    touching it are to be searched again, the rest kept."""
+
+    zone: npt.NDArray[np.bool_]
+    """Pixels of the top-down view that changed (with ``CHANGE_MARGIN_MM`` round them)."""
+    windows: list[Window]
+    """Rectangles of the view to search: every card touching the zone lies wholly inside
+    one."""
+
+    def touches(self, corners_mm: Points) -> bool:
+        """Whether a card (corners in table millimetres) touches the changed zone."""
+        polygon = np.rint((corners_mm + REACH_MM) * TOPDOWN_PX_PER_MM).astype(np.int32)
+        height, width = self.zone.shape
+        left, top = np.clip(polygon.min(axis=0), 0, (width, height))
+        right, bottom = np.clip(polygon.max(axis=0) + 1, 0, (width, height))
+        if right <= left or bottom <= top:
+            return False
+        mask = np.zeros((bottom - top, right - left), np.uint8)
+        cv2.fillConvexPoly(mask, polygon - (left, top), 1)
+        return bool((self.zone[top:bottom, left:right] & (mask > 0)).any())
+
+
 class OutlineFinder:
     """Finds cards of one size on a table seen through a known homography."""
 
@@ -131,17 +182,24 @@ class OutlineFinder:
         self.table_to_view = np.array([[scale, 0, REACH_MM * scale], [0, scale, REACH_MM * scale],
                                        [0, 0, 1]], np.float64)
 
-    def view(self, frame: Image, image_to_table: Matrix) -> Image:
-        """The table seen from straight above (BGR), at ``TOPDOWN_PX_PER_MM``."""
-        return np.asarray(cv2.warpPerspective(frame, self.table_to_view @ image_to_table,
-                                              self.size, flags=cv2.INTER_LINEAR,
+    def view(self, frame: Image, image_to_table: Matrix, window: Window | None = None
+             ) -> Image:
+        """The table seen from straight above (BGR), at ``TOPDOWN_PX_PER_MM`` (``window``:
+        only that rectangle of it)."""
+        left, top, right, bottom = window or (0, 0, *self.size)
+        shift = np.array([[1, 0, -left], [0, 1, -top], [0, 0, 1]], np.float64)
+        return np.asarray(cv2.warpPerspective(frame, shift @ self.table_to_view @ image_to_table,
+                                              (right - left, bottom - top),
+                                              flags=cv2.INTER_LINEAR,
                                               borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
-    def find(self, frame: Image, image_to_table: Matrix, max_overlap: float = MAX_OVERLAP
-             ) -> list[Outline]:
+    def find(self, frame: Image, image_to_table: Matrix, max_overlap: float = MAX_OVERLAP,
+             window: Window | None = None) -> list[Outline]:
         """Every card outline on the table, most complete first, none covering a more
-        complete one by more than ``max_overlap`` of its area."""
-        view = self.view(frame, image_to_table)
+        complete one by more than ``max_overlap`` of its area (``window``: only cards lying
+        wholly inside that rectangle of the top-down view, as ``Changes.windows`` gives)."""
+        left, top = (window or (0, 0))[:2]
+        view = self.view(frame, image_to_table, window)
         gx, gy = _colour_gradient(view)
         magnitude = np.asarray(cv2.magnitude(gx, gy), np.float32)
         edges = magnitude > EDGE_STRENGTH
@@ -149,16 +207,50 @@ class OutlineFinder:
         angles = np.asarray(np.degrees(np.arctan2(gy, gx)) % 90.0, np.float32)
         scale = TOPDOWN_PX_PER_MM
         starts = [(peak, degrees) for peak in peaks
-                  for degrees in self._angles(peak, angles, magnitude, edges)]
+                  for degrees in self._angles(peak, gx, gy, angles, magnitude, edges)]
         found: list[Outline] = []
         gradient = np.asarray(cv2.merge([gx, gy]), np.float32)
-        for (cx, cy), turn, support in self._refine(gradient, starts):
-            centre = (cx / scale - REACH_MM, cy / scale - REACH_MM)
-            found.append(Outline(centre, turn % 180.0, support,
-                                 card_corners_mm(centre, turn % 180.0, self.card_mm)))
+        cards = self._cards(gradient, starts) if starts else _Poses.none()
+        on_table = cards.centres / scale + np.array([left, top]) / scale - REACH_MM
+        # A marker's white square: three of its sides fit a card's.
+        cards = cards.chosen(np.all([np.hypot(*(on_table - marker).T) >= MARKER_SIZE_MM
+                                     for marker in MARKER_CENTRES_MM.values()], axis=0))
+        cards = cards.joined(self._along_lines(gradient, cards))
+        for (cx, cy), turn, support in zip(cards.centres, cards.turns, cards.support,
+                                           strict=True):
+            centre = ((cx + left) / scale - REACH_MM, (cy + top) / scale - REACH_MM)
+            found.append(Outline(centre, float(turn) % 180.0, float(support),
+                                 card_corners_mm(centre, float(turn) % 180.0, self.card_mm)))
         kept = apart([outline.corners for outline in found],
                      [outline.support for outline in found], self.card_mm, max_overlap)
         return [found[index] for index in kept]
+
+    def changes(self, changed: npt.NDArray[np.bool_], frame_size: tuple[int, int],
+                image_to_table: Matrix) -> Changes | None:
+        """Where a frame changed, from ``changed`` (blocks of the frame, any grid over the
+        whole ``frame_size``); None when so much changed that the whole table is to be
+        searched."""
+        rows, columns = changed.shape
+        block_x, block_y = frame_size[0] / columns, frame_size[1] / rows
+        blocks_to_frame = np.array([[block_x, 0, (block_x - 1) / 2],
+                                    [0, block_y, (block_y - 1) / 2], [0, 0, 1]], np.float64)
+        warped = cv2.warpPerspective(
+            changed.astype(np.uint8) * 255, self.table_to_view @ image_to_table @ blocks_to_frame,
+            self.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        margin = 2 * round(CHANGE_MARGIN_MM * TOPDOWN_PX_PER_MM) + 1
+        spread = np.asarray(cv2.dilate(warped, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (margin, margin))), np.uint8)
+        count, _, stats, _ = cv2.connectedComponentsWithStats((spread > 0).astype(np.uint8))
+        reach = round((float(np.hypot(*self.card_mm)) + WINDOW_SLACK_MM) * TOPDOWN_PX_PER_MM)
+        width, height = self.size
+        windows = [(max(0, int(x) - reach), max(0, int(y) - reach),
+                    min(width, int(x + w) + reach), min(height, int(y + h) + reach))
+                   for x, y, w, h, _ in stats[1:count]]
+        windows = _merged(windows)
+        if sum((right - left) * (bottom - top) for left, top, right, bottom in windows
+               ) > WHOLE_TABLE_SHARE * width * height:
+            return None
+        return Changes(spread > 0, windows)
 
     def _peaks(self, gx: Floats, gy: Floats, magnitude: Floats,
                edges: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
@@ -168,7 +260,7 @@ class OutlineFinder:
             return []
         strength = magnitude[ys, xs]
         nx, ny = gx[ys, xs] / strength, gy[ys, xs] / strength
-        width, height = self.size
+        height, width = edges.shape
         votes = np.zeros(width * height, np.float64)
         scale = TOPDOWN_PX_PER_MM
         for half in (self.card_mm[0] / 2 * scale, self.card_mm[1] / 2 * scale):
@@ -183,21 +275,40 @@ class OutlineFinder:
             cv2.MORPH_RECT, (int(12 * scale) | 1, int(12 * scale) | 1)))
         floor = PEAK_FLOOR
         py, px = np.nonzero((grid >= local) & (grid > floor))
-        order = np.argsort(-grid[py, px])[:MAX_CANDIDATES]
+        # A window examines as many peaks per area as the whole table, but never few: a card
+        # just laid is among the strongest there.
+        share = width * height / (self.size[0] * self.size[1])
+        cap = max(WINDOW_CANDIDATES, round(MAX_CANDIDATES * share))
+        order = np.argsort(-grid[py, px])[:cap]
         return [(int(px[i]), int(py[i])) for i in order]
 
-    def _angles(self, peak: tuple[int, int], angles: Floats, magnitude: Floats,
-                edges: npt.NDArray[np.bool_]) -> list[float]:
-        """The card's likely turns round a peak: the main edge direction (modulo 90 degrees),
-        with the card's long side either way."""
-        reach = int(0.5 * float(np.hypot(*self.card_mm)) * TOPDOWN_PX_PER_MM) + 2
+    def _angles(self, peak: tuple[int, int], gx: Floats, gy: Floats, angles: Floats,
+                magnitude: Floats, edges: npt.NDArray[np.bool_]) -> list[float]:
+        """The card's likely turns round a peak: the main direction (modulo 90 degrees) of
+        the edges that could be its sides, with the card's long side either way."""
+        scale = TOPDOWN_PX_PER_MM
+        reach = int(0.5 * float(np.hypot(*self.card_mm)) * scale) + 2
         x, y = peak
-        window = (slice(max(0, y - reach), y + reach + 1), slice(max(0, x - reach), x + reach + 1))
-        chosen = edges[window]
-        if not chosen.any():
+        top, left = max(0, y - reach), max(0, x - reach)
+        window = (slice(top, y + reach + 1), slice(left, x + reach + 1))
+        ys, xs = np.nonzero(edges[window])
+        if not len(xs):
             return []
-        histogram = np.bincount(angles[window][chosen].astype(np.int64) % 90,
-                                weights=magnitude[window][chosen], minlength=90)
+        strength = magnitude[window][ys, xs]
+        nx, ny = gx[window][ys, xs] / strength, gy[window][ys, xs] / strength
+        dx, dy = xs + (left - x), ys + (top - y)
+        # A side's pixel lies half the card's width (or height) from the centre along its
+        # gradient, and within the card across it; on a busy cloth most edges round a card do
+        # not, and would swamp the histogram.
+        along, across = np.abs(dx * nx + dy * ny), np.abs(dx * ny - dy * nx)
+        half_width, half_height = (size / 2 * scale for size in self.card_mm)
+        slack = ANGLE_SLACK_MM * scale
+        side = (((np.abs(along - half_width) < slack) & (across < half_height))
+                | ((np.abs(along - half_height) < slack) & (across < half_width)))
+        if side.any():
+            ys, xs, strength = ys[side], xs[side], strength[side]
+        histogram = np.bincount(angles[window][ys, xs].astype(np.int64) % 90,
+                                weights=strength, minlength=90)
         smooth = np.convolve(np.concatenate([histogram[-2:], histogram, histogram[:2]]),
                              np.ones(5), "valid")
         main = float(np.argmax(smooth)) + 0.5
@@ -205,12 +316,13 @@ class OutlineFinder:
         return [main, main + 90.0]
 
     def _score(self, gradient: Floats, centres: npt.NDArray[np.float64],
-               turns: npt.NDArray[np.float64], every: int = 1
+               turns: npt.NDArray[np.float64], every: int = 1, by_side: bool = True
                ) -> tuple[Floats, Floats, Floats]:
         """For each pose: how strongly the rim lies on edges running along it (the fit, which
         peaks where the outline sits exactly on the card's edge), the support (share of rim
-        samples on such edges) and the support of its weakest side (``every``: use every so
-        many rim samples). ``gradient``: the view's x and y gradient, two channels."""
+        samples on such edges) and the support of each side (``every``: use every so many rim
+        samples; ``by_side`` False: no sides, an empty array). ``gradient``: the view's x and
+        y gradient, two channels."""
         scale = TOPDOWN_PX_PER_MM
         radians = np.radians(turns).astype(np.float32)
         c, s = np.cos(radians)[:, None], np.sin(radians)[:, None]
@@ -227,64 +339,168 @@ class OutlineFinder:
         aligned = along > ALONG * np.hypot(sx, sy)
         on_edge = aligned & (along > EDGE_STRENGTH)
         fit = (np.minimum(along, FIT_CAP) * aligned).mean(axis=1)
+        if not by_side:
+            return fit, on_edge.mean(axis=1), np.zeros((len(fit), 0), np.float32)
         side = self.rim.side[::every]
         sides = np.stack([on_edge[:, side == k].mean(axis=1) for k in range(4)], axis=1)
-        return fit, on_edge.mean(axis=1), sides.min(axis=1)
+        return fit, on_edge.mean(axis=1), sides
 
-    def _refine(self, gradient: Floats, starts: list[tuple[tuple[int, int], float]]
-                ) -> list[tuple[tuple[float, float], float, float]]:
-        """Each start's pose moved to where the rim lies best on edges; those good enough.
+    def _refine(self, gradient: Floats, centres: npt.NDArray[np.float64],
+                turns: npt.NDArray[np.float64], steps: tuple[tuple[float, float], ...],
+                early: tuple[float, ...] = (), merge: bool = True) -> _Poses:
+        """Each start's pose moved to where the rim lies best on edges, through ``steps``
+        (millimetres, degrees), with its support and each side's.
 
-        All candidates are refined together (one array operation per step); after the first,
-        coarsest step, candidates far from a card's outline are dropped.
+        All candidates are refined together (one array operation per step); after each of
+        the first steps, candidates whose support is under ``early`` are dropped (far from
+        any card's outline), and of poses that met only the best is kept (``merge``; else
+        every start keeps its pose, in order).
         """
-        if not starts:
-            return []
         scale = TOPDOWN_PX_PER_MM
-        centres = np.array([peak for peak, _ in starts], np.float64)
-        turns = np.array([degrees for _, degrees in starts], np.float64)
+        origin = np.arange(len(centres))
         offsets = np.array([-1.0, 0.0, 1.0])
         dx, dy, dt = (grid.ravel() for grid in np.meshgrid(offsets, offsets, offsets,
                                                            indexing="ij"))
-        support: Floats = np.zeros(len(centres), np.float32)
-        for step, (step_mm, step_degrees) in enumerate(REFINE_STEPS):
+        for step, (step_mm, step_degrees) in enumerate(steps):
             count = len(centres)
+            if not count:
+                break
             trial_centres = (centres[:, None, :] + np.stack([dx, dy], axis=1)[None]
                              * step_mm * scale).reshape(-1, 2)
             trial_turns = (turns[:, None] + dt[None] * step_degrees).ravel()
             fits, supports, _ = self._score(gradient, trial_centres, trial_turns,
-                                            3 if step == 0 else 1)
+                                            3 if step_mm >= REFINE_STEPS[0][0] else 1, False)
             best = np.argmax(fits.reshape(count, -1), axis=1)
             rows = np.arange(count)
             centres = trial_centres.reshape(count, -1, 2)[rows, best]
             turns = trial_turns.reshape(count, -1)[rows, best]
             support = supports.reshape(count, -1)[rows, best]
-            keep = _distinct(centres, turns, fits.reshape(count, -1)[rows, best],
-                             step_mm * scale)
-            if step < len(EARLY_SUPPORT):
-                keep &= support >= EARLY_SUPPORT[step]
-            centres, turns, support = centres[keep], turns[keep], support[keep]
-            if not len(centres):
-                return []
-        _, support, weakest = self._score(gradient, centres, turns)
-        good = (support >= MIN_SUPPORT) & (weakest >= MIN_SIDE_SUPPORT)
-        return [((float(c[0]), float(c[1])), float(t), float(s))
-                for c, t, s in zip(centres[good], turns[good], support[good], strict=True)]
+            keep = (_distinct(centres, turns, fits.reshape(count, -1)[rows, best],
+                              step_mm * scale) if merge else np.ones(count, bool))
+            if step < len(early):
+                keep &= support >= early[step]
+            centres, turns, origin = centres[keep], turns[keep], origin[keep]
+        _, support, sides = self._score(gradient, centres, turns)
+        return _Poses(centres, turns, support, sides, origin)
+
+    def _cards(self, gradient: Floats, starts: list[tuple[tuple[int, int], float]]) -> _Poses:
+        """The starts refined to where a card's outline lies, those good enough."""
+        poses = self._refine(gradient, np.array([peak for peak, _ in starts], np.float64),
+                             np.array([degrees for _, degrees in starts], np.float64),
+                             REFINE_STEPS, EARLY_SUPPORT)
+        weakest, next_weakest = np.sort(poses.sides, axis=1)[:, :2].T
+        # A card at the end of a line of touching cards alike shows no edge where it touches
+        # the next: three sides, each well shown, make a card too.
+        return poses.chosen((poses.support >= MIN_SUPPORT)
+                            & ((weakest >= MIN_SIDE_SUPPORT)
+                               | (next_weakest >= OPEN_SIDE_SUPPORT)))
+
+    def _along_lines(self, gradient: Floats, cards: _Poses) -> _Poses:
+        """Cards touching those found in a line, where the sides they share show no edge
+        (touching cards alike).
+
+        From each card found, across each side, the line is walked card by card: a
+        neighbour laid edge to edge is taken if the two sides continuing the line lie on
+        edges. A walk is kept only if it ends where a line of cards does: at a card whose far
+        side shows, or at a card found already (a cloth's stripes run on past the card's
+        length, and end nowhere in particular).
+        """
+        scale = TOPDOWN_PX_PER_MM
+        width, height = self.card_mm
+        steps = [np.array(normal) * (length + LINE_GAP_MM) * scale for normal, length in
+                 (((0.0, -1.0), height), ((1.0, 0.0), width), ((0.0, 1.0), height),
+                  ((-1.0, 0.0), width))]
+        walks: list[tuple[npt.NDArray[np.float64], float, int, list[_Poses]]] = [
+            (centre, float(turn), side, []) for centre, turn, shown in zip(
+                cards.centres, cards.turns, cards.sides, strict=True)
+            for side in range(4)]
+        taken: list[_Poses] = []
+        for _ in range(LINE_ROUNDS):
+            going = []
+            for centre, turn, side, members in walks:
+                spot = centre + _rotation(turn) @ steps[side]
+                if np.hypot(*(cards.centres - spot).T).min(initial=np.inf) < width / 2 * scale:
+                    taken += members  # the line reached a card found already
+                else:
+                    going.append((spot, turn, side, members))
+            if not going:
+                break
+            poses = self._refine(gradient, np.array([spot for spot, *_ in going]),
+                                 np.array([turn for _, turn, *_ in going]), REFINE_STEPS[-3:],
+                                 merge=False)
+            walks = []
+            for index, (_, _, side, members) in enumerate(going):
+                shown = poses.sides[index]
+                if min(shown[(side + 1) % 4], shown[(side + 3) % 4]) < LINE_SIDE_SUPPORT:
+                    continue  # the line's sides end with no card at its end: not a line
+                walked = [*members, poses.chosen(np.array([index]))]
+                if shown[side] >= LINE_SIDE_SUPPORT:
+                    taken += walked  # the line's last card
+                else:
+                    walks.append((poses.centres[index], float(poses.turns[index]), side,
+                                  walked))
+        return functools.reduce(_Poses.joined, taken, _Poses.none())
+
+
+@dataclass(frozen=True)
+class _Poses:
+    """Card poses in the top-down view (pixels, degrees) with their support."""
+
+    centres: npt.NDArray[np.float64]
+    turns: npt.NDArray[np.float64]
+    support: Floats
+    sides: Floats
+    """Support of each side (top, right, bottom, left of the card as turned)."""
+    origin: npt.NDArray[np.int64]
+    """Index of the start each pose was refined from."""
+
+    @staticmethod
+    def none() -> _Poses:
+        """No poses at all."""
+        return _Poses(np.zeros((0, 2)), np.zeros(0), np.zeros(0, np.float32),
+                      np.zeros((0, 4), np.float32), np.zeros(0, np.int64))
+
+    def chosen(self, which: npt.NDArray[np.bool_] | npt.NDArray[np.int64]) -> _Poses:
+        """Only the poses ``which`` marks."""
+        return _Poses(self.centres[which], self.turns[which], self.support[which],
+                      self.sides[which], self.origin[which])
+
+    def joined(self, other: _Poses) -> _Poses:
+        """These poses, then ``other``'s."""
+        return _Poses(*(np.concatenate([mine, theirs]) for mine, theirs in zip(
+            (self.centres, self.turns, self.support, self.sides, self.origin),
+            (other.centres, other.turns, other.support, other.sides, other.origin),
+            strict=True)))
+
+
+def _merged(windows: list[Window]) -> list[Window]:
+    """Rectangles joined wherever they overlap, so no card is searched for twice."""
+    for first, a in enumerate(windows):
+        for second in range(first + 1, len(windows)):
+            b = windows[second]
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                rest = [w for index, w in enumerate(windows) if index not in (first, second)]
+                return _merged([*rest, (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]),
+                                        max(a[3], b[3]))])
+    return windows
 
 
 def _distinct(centres: npt.NDArray[np.float64], turns: npt.NDArray[np.float64],
               support: npt.NDArray[np.float64], reach: float) -> npt.NDArray[np.bool_]:
     """Which poses to keep: of poses that met (within ``reach`` pixels and 3 degrees, modulo
     180), the best supported."""
-    keep = np.ones(len(centres), bool)
     order = np.argsort(-support)
-    for rank, index in enumerate(order):
-        if not keep[index]:
-            continue
-        rest = order[rank + 1:]
-        near = np.hypot(*(centres[rest] - centres[index]).T) <= reach
-        turn = np.abs((turns[rest] - turns[index] + 90.0) % 180.0 - 90.0) <= 3.0
-        keep[rest[near & turn]] = False
+    centres, turns = centres[order], turns[order]
+    near = np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1)) <= reach
+    turn = np.abs((turns[:, None] - turns[None] + 90.0) % 180.0 - 90.0) <= 3.0
+    # Each pose is beaten by any better one that met it and was itself kept.
+    beaten = np.triu(near & turn, 1)
+    kept = np.ones(len(order), bool)
+    for index in range(len(order)):
+        if kept[index]:
+            kept[index + 1:] &= ~beaten[index, index + 1:]
+    keep = np.zeros(len(order), bool)
+    keep[order] = kept
     return keep
 
 

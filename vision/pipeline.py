@@ -78,8 +78,9 @@ class Pipeline:
         cards = []
         seen = []
         if self._deck_reader is not None:
+            card_mm = self._deck_reader.references.card_mm
             cards = [CardReading(card.reading.name, card.reading.confidence, card.corners,
-                                 card.table_corners)
+                                 card.table_corners, card_mm)
                      for card in self._deck_reader.read(frame, to_table)]
         for found in find_cards(grey_frame, to_table) if self._deck_reader is None else ():
             assert isinstance(self.references, References)

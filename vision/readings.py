@@ -9,7 +9,7 @@ The recognizer knows cards and zones; a game's rules live with its referee.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import cv2
@@ -39,6 +39,8 @@ class CardReading:
     bottom-left (for an unknown card, the top is a guess)."""
     table_corners: Points | None
     """The same corners in table millimetres, when the table was found."""
+    card_mm: tuple[float, float] = (CARD_WIDTH_MM, CARD_HEIGHT_MM)
+    """The card's width and height in millimetres: its deck's (``card_mm`` of the deck file)."""
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -48,10 +50,15 @@ class CardReading:
 
     def card_to_image(self) -> Matrix:
         """Homography from the card's own millimetres (origin top-left) to image pixels."""
-        source = np.array([[0, 0], [CARD_WIDTH_MM, 0], [CARD_WIDTH_MM, CARD_HEIGHT_MM],
-                           [0, CARD_HEIGHT_MM]], np.float32)
+        width, height = self.card_mm
+        source = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
         return np.asarray(cv2.getPerspectiveTransform(source, self.corners.astype(np.float32)),
                           np.float64)
+
+    def in_photo(self, factor: float) -> CardReading:
+        """The reading of a photo shrunk by ``factor`` (``imaging.scaled_for_reading``), its
+        corners put back in the photo's own pixels."""
+        return replace(self, corners=self.corners / factor)
 
     def to_json(self) -> dict[str, object]:
         """The JSON ``conductor vision identify --json`` prints for a card."""

@@ -28,6 +28,8 @@ from vision.rollecate_table import (
 )
 from vision.scene import (
     CANVAS_PX_PER_MM,
+    OWN_FACES,
+    FaceSource,
     LaidCard,
     Look,
     Piece,
@@ -169,10 +171,12 @@ def _spread_cards(observation: RollecateObservation, seat: int) -> tuple[str, ..
     return observation.spread[seat] if observation.spread is not None else ()
 
 
-def lay_rollecate(observation: RollecateObservation, look: Look, seed: int) -> Tabletop:
-    """A Rollecate table drawn for ``look`` (cards laid from ``seed``), ready to photograph."""
+def lay_rollecate(observation: RollecateObservation, look: Look, seed: int,
+                  faces: FaceSource = OWN_FACES) -> Tabletop:
+    """A Rollecate table drawn for ``look`` (cards laid from ``seed``, faces from ``faces``),
+    ready to photograph."""
     cards, pieces = rollecate_layout(observation, seed, look.level.jitter_degrees)
-    return lay_table(cards, look, pieces)
+    return lay_table(cards, look, pieces, faces)
 
 
 def random_rollecate_table(seed: int, players: int | None = None,
@@ -209,9 +213,10 @@ def _pair(point: Points) -> tuple[float, float]:
 
 
 def render_final_count(seats: Sequence[Sequence[str]], seed: int, level: str = "easy",
-                       railway: Sequence[str] = ()) -> Image:
+                       railway: Sequence[str] = (), faces: FaceSource = OWN_FACES) -> Image:
     """A photograph of the final count: each seat's cards (names without the deck) spread in
-    rows in front of the player; the railway, if given, still in the middle with its tile."""
+    rows in front of the player; the railway, if given, still in the middle with its tile;
+    the faces from ``faces``."""
     edges = SEAT_EDGES[len(seats)]
     rng = np.random.default_rng([seed, 37])
     laid: list[LaidCard] = []
@@ -231,5 +236,5 @@ def render_final_count(seats: Sequence[Sequence[str]], seed: int, level: str = "
     if railway:
         pieces.append(StartTile(_pair(start_tile_centre())))
     look = Look.draw(seed, difficulty(level))
-    image, _ = photograph(lay_table(laid, look, pieces), 0, hands=0)
+    image, _ = photograph(lay_table(laid, look, pieces, faces), 0, hands=0)
     return image

@@ -6,6 +6,7 @@ sim``) append to: one line ``PIN HOLD_MS`` per press, in $CONDUCTOR_SIM_DIR/butt
 bounces for a few milliseconds at both edges, as a real contact does.
 """
 
+import hashlib
 import os
 import time
 
@@ -97,6 +98,28 @@ def unique_id() -> bytes:
     if given:
         return bytes.fromhex(given)
     return b"\x51\x4d\xb0\xa2\x00\x00\x00\x01"
+
+
+_SEED = os.getenv("CONDUCTOR_SIM_SEED")
+_drawn = [0]
+
+
+def seeded_entropy(count: int) -> bytes:
+    """The next ``count`` bytes of SHA-256(seed ‖ block number) for block 0, 1, 2 ...
+
+    Only while $CONDUCTOR_SIM_SEED is set (hardware.Hardware.entropy looks for it): a test
+    can then replay the board's secrets, and with them every roll. The stream starts again
+    at every power-up, so a restarted seeded board repeats the secrets of its previous run.
+    """
+    out = b""
+    while len(out) < count:
+        out += hashlib.sha256((str(_SEED) + ":" + str(_drawn[0])).encode()).digest()
+        _drawn[0] += 1
+    return out[:count]
+
+
+if _SEED is None:
+    del seeded_entropy  # unseeded, the simulated chip is as random as a real one
 
 
 def reset() -> None:

@@ -74,6 +74,9 @@ def register(commands: Any) -> None:
     sim = jobs.add_parser("sim", help="run the simulated board on a pseudo-terminal")
     sim.add_argument("--board-id", type=board_id, default="514db0a200000001",
                      help="simulated chip id (16 hex digits)")
+    sim.add_argument("--seed", type=int, default=None,
+                     help="make the board's secrets, so its dice, replayable from this number "
+                          "(for tests; a real board is unseeded)")
     sim.set_defaults(run=_sim)
 
     monitor = jobs.add_parser("monitor", help="show board events; roll dice and light seats")
@@ -104,7 +107,7 @@ def register(commands: Any) -> None:
 def _sim(args: argparse.Namespace) -> int:
     from host.board.sim import SimulatedBoard
 
-    with SimulatedBoard(board_id=args.board_id) as sim:
+    with SimulatedBoard(board_id=args.board_id, seed=args.seed) as sim:
         print(f"simulated board on {sim.port}", flush=True)
         print(f"connect with: conductor board monitor {sim.port}", flush=True)
         print("type: press seat0..seat3|roll [MS], leds, kill, start, quit", flush=True)

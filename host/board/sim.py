@@ -43,6 +43,7 @@ class SimulatedBoard:
         board_id: str = "514db0a200000001",
         micropython: str | None = None,
         firmware: Path = FIRMWARE,
+        seed: int | None = None,
     ) -> None:
         binary = micropython or shutil.which("micropython")
         if binary is None:
@@ -57,6 +58,9 @@ class SimulatedBoard:
         # test of the conformance check); the simulated hardware stays this checkout's.
         self._firmware = firmware
         self._board_id = board_id
+        # A seed makes the simulated chip's random bytes (board id, dice secrets) a replayable
+        # stream; None leaves them as random as a real board's.
+        self.seed = seed
         self.folder = Path(tempfile.mkdtemp(prefix="conductor-board-"))
         """Where the simulated hardware keeps its control and LED files."""
         self._master, self._slave = pty.openpty()
@@ -80,6 +84,8 @@ class SimulatedBoard:
             "CONDUCTOR_SIM_DIR": str(self.folder),
             "CONDUCTOR_SIM_BOARD_ID": self._board_id,
         }
+        if self.seed is not None:
+            environment["CONDUCTOR_SIM_SEED"] = str(self.seed)
         self._process = subprocess.Popen(
             [self._binary, str(self._firmware / "main.py")],
             stdin=self._master,

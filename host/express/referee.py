@@ -134,9 +134,9 @@ class ExpressReferee:
         return TableVerdict("waiting", self.current)
 
     def feed(self, line: Mapping[str, Any]) -> TableVerdict:
-        """``judge`` as the app takes it (``host.referee.TableReferee``): a wait with a reason
-        (a seat's button is needed) is what the table is told to do next."""
-        verdict = self.judge(line)
+        """The verdict on one line: an observation, or a board event naming a target. A wait
+        with a reason (a seat's button is needed) is what the table is told to do next."""
+        verdict = self._judge(line)
         if verdict["verdict"] == "waiting" and "reason" in verdict:
             verdict = {**verdict, "pending": verdict["reason"]}
         if verdict["verdict"] in ("move", "win") and verdict.get("seat") is not None:
@@ -149,8 +149,7 @@ class ExpressReferee:
         """Express rolls no dice."""
         return 0
 
-    def judge(self, data: Any) -> Verdict:
-        """The verdict on one line: an observation, or a board event naming a target."""
+    def _judge(self, data: Any) -> Verdict:
         if self.over:
             return {"verdict": "illegal", "seat": None, "reason": "the hand is over"}
         if isinstance(data, dict) and data.get("event") == "button":
@@ -437,7 +436,8 @@ def judge_lines(lines: Sequence[str]) -> Iterator[Verdict]:
     if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
         raise BadInputError(f"line 1: Express is for {MIN_PLAYERS} to {MAX_PLAYERS} seats, "
                             f"not {seats}")
-    yield from judged(rows, ExpressReferee(seats, first).judge)
+    referee = ExpressReferee(seats, first)
+    yield from judged(rows, lambda data: referee.feed(data).to_json())
 
 
 def observation_of(game: ExpressGame) -> dict[str, Any]:

@@ -955,10 +955,6 @@ class LineReferee:
         event = parse_event(line, self.book, self.referee.seats)
         return TableVerdict.of(self.referee.feed(event).to_json())
 
-    def judge(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        """``feed``, JSON in and out (as ``conductor referee`` prints it)."""
-        return self.feed(data).to_json()
-
     def turn_indicator(self) -> TurnIndicator:
         """Whose turn it is, for the seat LEDs."""
         return self.referee.turn_indicator()
@@ -1006,7 +1002,7 @@ def judge_file(path: Path) -> list[dict[str, Any]]:
                 referee = LineReferee(data)
                 verdicts.append(referee.opening().to_json())
             else:
-                verdicts.append(referee.judge(data))
+                verdicts.append(referee.feed(data).to_json())
         except BadInputError as error:
             raise BadInputError(f"{path}:{number}: {error}") from None
     return verdicts

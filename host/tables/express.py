@@ -39,7 +39,7 @@ from host.table_game import (
 from host.turns import turn_words
 from vision.deck_references import DeckReferences
 from vision.express_zones import ExpressZones, seats_seen, with_backs
-from vision.imaging import read_image
+from vision.imaging import read_image, scaled_for_reading, size_read
 from vision.pipeline import Pipeline
 from vision.table import SEAT_EDGES
 
@@ -102,7 +102,10 @@ def photo_table(path: Path, players: int | None, cards: ExpressCards, out: TextI
     """Each seat's table read from a photo of the final count (BadInputError, saying what to
     do, for anything the camera cannot read for sure: a photo is never scored by guess)."""
     pipeline = Pipeline(deck="express", references=references)
-    image = read_image(path)
+    photo = read_image(path)
+    image, _ = scaled_for_reading(photo)
+    if out is not None:  # a big photo takes a while: say what is going on
+        print(f"reading {path.name} ({size_read(photo, image)})…", file=out, flush=True)
     reading = pipeline.read(image)
     if reading.image_to_table is None:
         raise BadInputError(f"{path}: the table markers are not in the photo")

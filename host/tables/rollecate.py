@@ -33,7 +33,7 @@ from host.table_game import (
     seats_between,
 )
 from vision.deck_references import DeckReferences
-from vision.imaging import read_image
+from vision.imaging import read_image, scaled_for_reading, size_read
 from vision.pipeline import Pipeline
 from vision.rollecate_table import START_MARKER_ID
 from vision.rollecate_zones import RollecateZones, spread_cards
@@ -65,10 +65,10 @@ def photo_table(path: Path, players: int | None, out: TextIO | None,
     """Each seat's cards read from a photo of the final count (BadInputError, with what to do,
     when a card cannot be read or the seats are unclear: a photo is never scored by guess)."""
     pipeline = Pipeline(deck="rollecate", references=references)
-    image = read_image(path)
+    photo = read_image(path)
+    image, _ = scaled_for_reading(photo)
     if out is not None:  # a big photo takes a while: say what is going on
-        height, width = image.shape[:2]
-        print(f"reading {path.name} ({width} x {height} pixels)…", file=out, flush=True)
+        print(f"reading {path.name} ({size_read(photo, image)})…", file=out, flush=True)
     reading = pipeline.read(image)
     if reading.image_to_table is None:
         raise BadInputError(f"{path}: the table markers are not in the photo")

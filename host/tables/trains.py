@@ -11,7 +11,7 @@ from host.errors import BadInputError
 from host.jsonl import read_json_lines
 from host.table_game import DemoTable, Scene, TableGame
 from host.trains.bots import GreedyBot
-from host.trains.observation import Observation, TrainsObservation, parse_observation
+from host.trains.observation import TrainsObservation, parse_observation
 from host.trains.position import Phase, Position, apply, check_seats
 from host.trains.referee import Referee, open_referee, parse_opening
 from vision.pipeline import Pipeline
@@ -41,7 +41,7 @@ def referee_file(path: Path, out: TextIO) -> int:
     judge = open_referee(opening)
     print(json.dumps(judge.opening().to_json()), file=out)
     for observation in observations:
-        print(json.dumps(judge.judge(observation)), file=out, flush=True)
+        print(json.dumps(judge.feed(observation).to_json()), file=out, flush=True)
     return 0
 
 
@@ -51,10 +51,10 @@ def demo_table(seed: int, players: int) -> DemoTable:
     rng = random.Random(seed)
     table = Position.deal(players, rng.randrange(players), rng)
     bot = GreedyBot(rng)
-    seen = [{"seats": table.seats, "first": table.first, **Observation.of(table).to_json()}]
+    seen = [{"seats": table.seats, "first": table.first, **TrainsObservation.of(table).to_json()}]
     while table.phase is not Phase.OVER and len(seen) <= MAX_DEMO_MOVES:
         table = apply(table, bot.choose(table))
-        seen.append(Observation.of(table).to_json())
+        seen.append(TrainsObservation.of(table).to_json())
     return DemoTable(seen, [Scene(TrainsObservation.from_json(line)) for line in seen])
 
 

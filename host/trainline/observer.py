@@ -115,8 +115,8 @@ class TrainlineObserver:
         return Verdict("waiting", self.game.acting_seat)
 
     def feed(self, line: Mapping[str, Any]) -> Verdict:
-        """``judge`` as the app takes it (``host.referee.TableReferee``)."""
-        return Verdict.of(self.judge(line))
+        """The verdict on one line: an observation, a die roll or a seat's button."""
+        return Verdict.of(self._judge(line))
 
     def turn_indicator(self) -> TurnIndicator:
         """Whose turn it is, for the seat LEDs."""
@@ -127,8 +127,7 @@ class TrainlineObserver:
         """The boarding die is not rolled on the board yet."""
         return 0
 
-    def judge(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        """The verdict on one line: an observation, a die roll or a seat's button."""
+    def _judge(self, data: Mapping[str, Any]) -> dict[str, Any]:
         seat = self.game.acting_seat
         if self.game.phase is Phase.OVER:
             return {"verdict": "illegal", "seat": None, "reason": "the game is over"}
@@ -285,4 +284,5 @@ def cards_played(move: Move) -> list[str]:
 def judge_observations(lines: Sequence[str]) -> Iterator[dict[str, Any]]:
     """One verdict per line after the first (``{"seats": N, "first": S}``)."""
     (_, head), *rows = json_objects(lines)
-    yield from judged(rows, TrainlineObserver(*seats_and_first(head)).judge)
+    observer = TrainlineObserver(*seats_and_first(head))
+    yield from judged(rows, lambda data: observer.feed(data).to_json())

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from host.deck import load_deck
@@ -27,7 +27,6 @@ __all__ = [
     "LINE_LENGTH",
     "Lock",
     "MalformedObservationError",
-    "Observation",
     "TrainsObservation",
     "parse_observation",
     "railcar_numbers",
@@ -65,6 +64,47 @@ class TrainsObservation:
     def dumps(self) -> str:
         """One line of JSON."""
         return json.dumps(self.to_json(), separators=(", ", ": "))
+
+    @classmethod
+    def of(cls, position: Position) -> TrainsObservation:
+        """What a camera would see of ``position`` (the face-up cards in number order)."""
+        return cls(
+            tuple(tuple(line) for line in position.lines),
+            tuple(sorted(position.faceup)),
+            tuple(sorted((seat, lock.value) for seat in range(position.seats)
+                         for lock in position.protect_slots(seat))))
+
+    # The referee's reading: what the table holds, whatever order the face-up cards lie in
+    # (worked out once per observation: the referee asks often).
+
+    @cached_property
+    def cards_in_lines(self) -> tuple[tuple[int, ...], ...]:
+        """``lines`` with 0 where a card could not be read (``unreadable`` says where)."""
+        return tuple(tuple(0 if card is None else card for card in line) for line in self.lines)
+
+    @cached_property
+    def faceup_cards(self) -> frozenset[int]:
+        """The numbers read face up beside the draw pile (their order does not matter)."""
+        return frozenset(card for card in self.faceup if card is not None)
+
+    @cached_property
+    def lock_places(self) -> frozenset[tuple[int, Lock]]:
+        """The (seat, place) pairs showing a protect card."""
+        return frozenset((seat, Lock(place)) for seat, place in self.locks)
+
+    @cached_property
+    def unreadable(self) -> tuple[str, ...]:
+        """Where the camera saw a card it could not read clearly (``null`` in the JSON): such a
+        table is not judged until it is read."""
+        lines = [f"place {place + 1} of seat {seat}'s line"
+                 for seat, line in enumerate(self.lines)
+                 for place, card in enumerate(line) if card is None]
+        return (*lines, *(["the face-up area"] * self.faceup.count(None)))
+
+    def same_table(self, other: TrainsObservation) -> bool:
+        """True when both show the same cards in the same places (face-up order aside)."""
+        return (self.cards_in_lines, self.faceup_cards, self.lock_places) == (
+            other.cards_in_lines, other.faceup_cards, other.lock_places)
 
     @staticmethod
     def from_json(data: Any, seats: int | None = None) -> TrainsObservation:
@@ -113,62 +153,19 @@ def _number(value: Any, where: str) -> int | None:
     return value
 
 
-@dataclass(frozen=True)
-class Observation:
-    """The referee's reading of a table: the cards as sets, the locks by place."""
-
-    lines: tuple[tuple[int, ...], ...]
-    """Each seat's railcars from that player's left to right."""
-    faceup: frozenset[int]
-    """The numbers lying face up beside the draw pile (their order does not matter)."""
-    locks: frozenset[tuple[int, Lock]]
-    """The (seat, place) pairs showing a protect card."""
-    unreadable: tuple[str, ...] = ()
-    """Where the camera saw a card it could not read clearly (``null`` in the JSON): such a
-    table is not judged until it is read. Those places hold 0 in ``lines``."""
-
-    @classmethod
-    def of(cls, position: Position) -> Observation:
-        """What a camera would see of ``position``."""
-        return cls(
-            lines=tuple(tuple(line) for line in position.lines),
-            faceup=frozenset(position.faceup),
-            locks=frozenset(
-                (seat, lock)
-                for seat in range(position.seats)
-                for lock in position.protect_slots(seat)
-            ),
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """The public JSON form."""
-        return {
-            "lines": [list(line) for line in self.lines],
-            "faceup": sorted(self.faceup),
-            "locks": sorted([seat, lock.value] for seat, lock in self.locks),
-        }
-
-
-def parse_observation(data: Any, seats: int | None = None) -> Observation:
-    """The referee's reading of an observation's JSON object; ``seats`` is the table's seat
+def parse_observation(data: Any, seats: int | None = None) -> TrainsObservation:
+    """An observation's JSON object as the referee takes it; ``seats`` is the table's seat
     count once known (MalformedObservationError for a bad object, or a card seen twice)."""
     seen = TrainsObservation.from_json(data, seats)
     where_seen: dict[int, str] = {}
-    unreadable: list[str] = []
     for where, cards in [(f"seat {s}'s line", line) for s, line in enumerate(seen.lines)] + [
         ("the face-up area", seen.faceup)
     ]:
-        for place, card in enumerate(cards):
+        for card in cards:
             if card is None:
-                unreadable.append(f"place {place + 1} of {where}" if "line" in where else where)
                 continue
             if card in where_seen:
                 raise MalformedObservationError(
                     f"the {card} is seen in {where_seen[card]} and {where}")
             where_seen[card] = where
-    return Observation(
-        lines=tuple(tuple(0 if card is None else card for card in line) for line in seen.lines),
-        faceup=frozenset(card for card in seen.faceup if card is not None),
-        locks=frozenset((seat, Lock(place)) for seat, place in seen.locks),
-        unreadable=tuple(unreadable),
-    )
+    return seen

@@ -18,7 +18,11 @@ from host.referee import Verdict
 from host.trains.describe import move_summary, rearrangement
 from host.trains.game import Game
 from host.trains.moves import Move, MoveKind
-from host.trains.observation import MalformedObservationError, Observation, parse_observation
+from host.trains.observation import (
+    MalformedObservationError,
+    TrainsObservation,
+    parse_observation,
+)
 from host.trains.position import Phase, Position, abilities, apply, check_seats, keep_choices
 from host.trains.rules import (
     HOLE,
@@ -40,7 +44,7 @@ class Referee:
         self._superseded: list[Game] = []
         """Games replaced by a table the players accepted, for undo."""
 
-    def observe(self, seen: Observation) -> Verdict:
+    def observe(self, seen: TrainsObservation) -> Verdict:
         """Judge the table as now seen, committing the move it shows if it shows one."""
         position = self.game.position
         if position.phase is Phase.OVER:
@@ -52,9 +56,9 @@ class Referee:
                 position.to_play,
                 {"unreadable": list(seen.unreadable), "reason": f"cannot read {where} yet"},
             )
-        if seen == Observation.of(position):
+        if seen.same_table(TrainsObservation.of(position)):
             return Verdict("waiting", position.to_play, {"phase": position.phase.value})
-        if self.previous is not None and seen == Observation.of(self.previous):
+        if self.previous is not None and seen.same_table(TrainsObservation.of(self.previous)):
             return Verdict(
                 "waiting",
                 position.to_play,
@@ -70,7 +74,7 @@ class Referee:
 
     def opening(self) -> Verdict:
         """The verdict on the opening table: who plays first."""
-        return self.observe(Observation.of(self.game.position))
+        return self.observe(TrainsObservation.of(self.game.position))
 
     def feed(self, line: Mapping[str, Any]) -> Verdict:
         """Judge one observation in its JSON form (MalformedObservationError if malformed).
@@ -80,16 +84,12 @@ class Referee:
             return self.accept(seen)
         return self.observe(seen)
 
-    def judge(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        """``feed``, JSON in and out (as ``conductor referee`` prints it)."""
-        return self.feed(data).to_json()
-
     @property
     def dice_wanted(self) -> int:
         """The Game of Trains rolls no dice."""
         return 0
 
-    def accept(self, seen: Observation) -> Verdict:
+    def accept(self, seen: TrainsObservation) -> Verdict:
         """The players overrule the referee: the table as seen stands as the turn of the seat
         to play. Cards that left the table go to the discard pile; new ones came from the draw
         pile (or back from the discard pile)."""
@@ -99,10 +99,11 @@ class Referee:
         seat = before.to_play
         table = before.copy()
         visible_before = before.on_table()
-        table.lines = [list(line) for line in seen.lines]
-        table.faceup = sorted(seen.faceup)
+        table.lines = [list(line) for line in seen.cards_in_lines]
+        table.faceup = sorted(seen.faceup_cards)
         table.locks = [
-            {lock.place: before.locks[s].get(lock.place, 0) for s_, lock in seen.locks if s_ == s}
+            {lock.place: before.locks[s].get(lock.place, 0)
+             for s_, lock in seen.lock_places if s_ == s}
             for s in range(before.seats)
         ]
         visible_after = table.on_table()
@@ -191,10 +192,10 @@ class Referee:
         return Verdict("move", move.seat, {"move": summary, "next_seat": after.to_play})
 
 
-def _candidates(position: Position, seen: Observation) -> Iterator[Move]:
+def _candidates(position: Position, seen: TrainsObservation) -> Iterator[Move]:
     """The moves of the seat to play that could explain ``seen``, chance outcomes read off it."""
     seat = position.to_play
-    before, after = position.lines[seat], seen.lines[seat]
+    before, after = position.lines[seat], seen.cards_in_lines[seat]
     changed = [place for place in range(LINE_LENGTH) if before[place] != after[place]]
     if len(changed) == 1:
         place = changed[0]
@@ -205,7 +206,7 @@ def _candidates(position: Position, seen: Observation) -> Iterator[Move]:
     if position.phase is not Phase.PLAY:
         return
     for card in position.faceup:
-        if card in seen.faceup:
+        if card in seen.faceup_cards:
             continue
         ability = abilities()[card]
         if ability in REMOVED_PLACE:
@@ -215,24 +216,24 @@ def _candidates(position: Position, seen: Observation) -> Iterator[Move]:
             yield Move(seat, MoveKind.ABILITY, slot, card)
 
 
-def _removals(position: Position, seen: Observation, card: int, place: int) -> Iterator[Move]:
+def _removals(position: Position, seen: TrainsObservation, card: int, place: int) -> Iterator[Move]:
     """A remove ability: the replacements are the new cards seen at ``place``, clockwise."""
     seat = position.to_play
     order = [(seat + step) % position.seats for step in range(position.seats)]
     # Every refill as seen, and each shorter run for a win that stopped the refills early. A
     # card seen where it was may have been drawn straight back after a reshuffle.
     seen_refills = tuple(
-        seen.lines[other][place] for other in order if place not in position.locks[other]
+        seen.cards_in_lines[other][place] for other in order if place not in position.locks[other]
     )
     decision = Move(seat, MoveKind.ABILITY, None, card)
     for keep in keep_choices(position, decision):
-        if not all(kept in seen.faceup for kept in keep):
+        if not all(kept in seen.faceup_cards for kept in keep):
             continue
         for count in range(len(seen_refills), -1, -1):
             yield Move(seat, MoveKind.ABILITY, None, card, drawn=seen_refills[:count], keep=keep)
 
 
-def _explain(position: Position, seen: Observation) -> tuple[Move | None, list[str]]:
+def _explain(position: Position, seen: TrainsObservation) -> tuple[Move | None, list[str]]:
     """The one candidate move whose table is ``seen``, and the rules the near misses broke."""
     errors: list[str] = []
     for move in _candidates(position, seen):
@@ -247,36 +248,40 @@ def _explain(position: Position, seen: Observation) -> tuple[Move | None, list[s
     return None, errors
 
 
-def _shows(result: Position, seen: Observation) -> bool:
+def _shows(result: Position, seen: TrainsObservation) -> bool:
     """True when the table ``seen`` is ``result``. Once a remove ends the game with a win, the
     seats after the winner never replace their card, so their lines are not compared."""
-    expected = Observation.of(result)
+    expected = TrainsObservation.of(result)
     if result.phase is not Phase.OVER or all(HOLE not in line for line in result.lines):
-        return expected == seen
+        return expected.same_table(seen)
     return all(
-        HOLE in line or line == now for line, now in zip(expected.lines, seen.lines, strict=True)
+        HOLE in line or line == now
+        for line, now in zip(expected.cards_in_lines, seen.cards_in_lines, strict=True)
     )
 
 
-def _in_progress(position: Position, seen: Observation) -> str | None:
+def _in_progress(position: Position, seen: TrainsObservation) -> str | None:
     """What the seat to play still has to do, if ``seen`` is on the way to a legal turn."""
-    seat, now = position.to_play, Observation.of(position)
-    if seen.locks != now.locks:
+    seat, now = position.to_play, TrainsObservation.of(position)
+    if seen.lock_places != now.lock_places:
         return None
-    taken = now.faceup - seen.faceup
-    if seen.lines == now.lines and len(taken) == 1 and seen.faceup < now.faceup:
+    taken = now.faceup_cards - seen.faceup_cards
+    if (seen.cards_in_lines == now.cards_in_lines and len(taken) == 1
+            and seen.faceup_cards < now.faceup_cards):
         (card,) = taken
         return f"seat {seat} took the face-up {card} ({abilities()[card].words}) and may now use it"
     if len(taken) == 1 and abilities()[next(iter(taken))] in REMOVED_PLACE:
         return _removal_in_progress(position, seen, next(iter(taken)))
     others_same = all(
-        seen.lines[other] == now.lines[other] for other in range(position.seats) if other != seat
+        seen.cards_in_lines[other] == now.cards_in_lines[other]
+        for other in range(position.seats) if other != seat
     )
-    changed = [p for p in range(LINE_LENGTH) if seen.lines[seat][p] != now.lines[seat][p]]
-    if others_same and len(changed) == 1 and seen.faceup == now.faceup:
+    changed = [p for p in range(LINE_LENGTH)
+               if seen.cards_in_lines[seat][p] != now.cards_in_lines[seat][p]]
+    if others_same and len(changed) == 1 and seen.faceup_cards == now.faceup_cards:
         place = changed[0]
         kind = MoveKind.DRAFT if position.phase is Phase.DRAFT else MoveKind.DRAW
-        card = seen.lines[seat][place]
+        card = seen.cards_in_lines[seat][place]
         move = (
             Move(seat, kind, place, card)
             if kind is MoveKind.DRAFT
@@ -286,25 +291,25 @@ def _in_progress(position: Position, seen: Observation) -> str | None:
             apply(position, move)
         except IllegalMoveError:
             return None
-        replaced = now.lines[seat][place]
+        replaced = now.cards_in_lines[seat][place]
         return f"seat {seat} put the {card} into place {place + 1}: lay the {replaced} face up"
     return None
 
 
-def _removal_in_progress(position: Position, seen: Observation, card: int) -> str | None:
+def _removal_in_progress(position: Position, seen: TrainsObservation, card: int) -> str | None:
     """A remove ability part-way: some lines refilled, the removed cards coming face up."""
     ability = abilities()[card]
     place = REMOVED_PLACE[ability]
     removed = set()
     for seat in range(position.seats):
-        before, after = position.lines[seat], seen.lines[seat]
+        before, after = position.lines[seat], seen.cards_in_lines[seat]
         if any(before[p] != after[p] for p in range(LINE_LENGTH) if p != place):
             return None
         if before[place] != after[place]:
             if place in position.locks[seat] or after[place] not in position.unseen():
                 return None
             removed.add(before[place])
-    if not removed or not seen.faceup <= (set(position.faceup) - {card}) | removed:
+    if not removed or not seen.faceup_cards <= (set(position.faceup) - {card}) | removed:
         return None
     where = {0: "leftmost", LINE_LENGTH - 1: "rightmost"}.get(place, "middle")
     return (
@@ -314,14 +319,14 @@ def _removal_in_progress(position: Position, seen: Observation, card: int) -> st
     )
 
 
-def _diagnose(position: Position, seen: Observation, errors: list[str]) -> str:
+def _diagnose(position: Position, seen: TrainsObservation, errors: list[str]) -> str:
     """Why no legal turn of the seat to play explains ``seen``, as precisely as can be said."""
-    seat, now = position.to_play, Observation.of(position)
+    seat, now = position.to_play, TrainsObservation.of(position)
     if errors:
         return f"seat {seat}: {errors[0]}"
-    taken = sorted(now.faceup - seen.faceup)
-    appeared = sorted(seen.faceup - now.faceup)
-    movers = [s for s in range(position.seats) if seen.lines[s] != now.lines[s]]
+    taken = sorted(now.faceup_cards - seen.faceup_cards)
+    appeared = sorted(seen.faceup_cards - now.faceup_cards)
+    movers = [s for s in range(position.seats) if seen.cards_in_lines[s] != now.cards_in_lines[s]]
     used = " and ".join(f"{c} ({abilities()[c].words})" for c in taken)
     if len(taken) > 1:
         return f"the face-up {used} were taken together: a turn uses at most one face-up card"
@@ -329,7 +334,7 @@ def _diagnose(position: Position, seen: Observation, errors: list[str]) -> str:
         other = next(s for s in movers if s != seat)
         return f"seat {other}'s line changed, but it is seat {seat}'s turn"
     if seat in movers:
-        before, after = now.lines[seat], seen.lines[seat]
+        before, after = now.cards_in_lines[seat], seen.cards_in_lines[seat]
         if sorted(before) == sorted(after):
             what = f"seat {seat} {rearrangement(before, after)}"
             if not taken:
@@ -347,7 +352,7 @@ def _diagnose(position: Position, seen: Observation, errors: list[str]) -> str:
     if appeared:
         cards = ", ".join(str(card) for card in appeared)
         return f"the {cards} appeared face up, but no line gave it up"
-    if seen.locks != now.locks:
+    if seen.lock_places != now.lock_places:
         return "a protect card appeared or vanished without a protect ability being used"
     return f"the table changed in a way no turn of seat {seat} explains"
 
@@ -381,13 +386,13 @@ def parse_opening(data: Any) -> Position:
         raise MalformedObservationError("no protect card can lie out before the first turn")
     phase_name = data.get("phase")
     if phase_name is None:
-        dealt = not observation.faceup and all(
-            list(line) == sorted(line, reverse=True) for line in observation.lines
+        dealt = not observation.faceup_cards and all(
+            list(line) == sorted(line, reverse=True) for line in observation.cards_in_lines
         )
         phase = Phase.DRAFT if dealt else Phase.PLAY
     elif phase_name in ("draft", "play"):
         phase = Phase(phase_name)
     else:
         raise MalformedObservationError('"phase" must be "draft" or "play"')
-    lines = [list(line) for line in observation.lines]
-    return Position.from_table(seats, first, lines, sorted(observation.faceup), phase)
+    lines = [list(line) for line in observation.cards_in_lines]
+    return Position.from_table(seats, first, lines, sorted(observation.faceup_cards), phase)
