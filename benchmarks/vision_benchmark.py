@@ -45,6 +45,7 @@ from vision.scene import (
     DIFFICULTIES,
     GroundTruth,
     Look,
+    SeenCard,
     difficulty,
     lay_table,
     photograph,
@@ -211,11 +212,15 @@ def score_styled(job: tuple[str, int, int, str]) -> Counter[str]:
         name = reading.cards[index].name if hit else None
         if seen.occluded:  # only a wrong name counts
             counts["wrong"] += name is not None and name != seen.name
+            if name is not None and name != seen.name:
+                counts[_wrong_key(style, deck_seed, seed, seen, name)] += 1
             continue
         counts["visible"] += 1
         if hit:
             counts["found"] += 1
             counts["unknown" if name is None else "correct" if name == seen.name else "wrong"] += 1
+            if name is not None and name != seen.name:
+                counts[_wrong_key(style, deck_seed, seed, seen, name)] += 1
     ghosts = [card for index, card in enumerate(reading.cards) if index not in matched]
     counts["ghosts"] += len(ghosts)
     counts["named_ghosts"] += sum(card.name is not None for card in ghosts)
@@ -248,8 +253,22 @@ def name_styled(job: tuple[str, int, int, str]) -> Counter[str]:
         counts["visible"] += 1
         counts["found"] += 1
         counts["unknown" if name is None else "correct" if name == seen.name else "wrong"] += 1
+        if name is not None and name != seen.name:
+            counts[_wrong_key(style, deck_seed, seed, seen, name)] += 1
     counts["scenes"] += 1
     return counts
+
+
+WRONG = "wrong name: "
+"""Counter keys that describe one wrong name (printed after the table)."""
+
+
+def _wrong_key(style: str, deck_seed: int, seed: int, seen: SeenCard, name: str) -> str:
+    """A wrong name, described for the report: which card for which, where, how large."""
+    across = float(np.hypot(*(seen.corners[1] - seen.corners[0])))
+    down = float(np.hypot(*(seen.corners[3] - seen.corners[0])))
+    return (f"{WRONG}{style} deck {deck_seed} scene {seed}: {seen.name!r} named {name!r} "
+            f"({across:.0f} x {down:.0f} px)")
 
 
 def styled_latency(frames: int) -> None:
@@ -366,6 +385,8 @@ def styles_report(scenes: int, workers: int, naming: bool = False,
                           f"{100 * total['unknown'] / visible:>7.1f}% " +
                           (f"{total['naming_us'] / 1000 / visible:>7.2f}" if naming else
                            f"{total['ghosts']:>7} {total['named_ghosts']:>6}"), flush=True)
+    for key in sorted(key for key in grand if key.startswith(WRONG)):
+        print(key if grand[key] == 1 else f"{key} x{grand[key]}")
     print(f"all: {grand['visible']} cards in view, {grand['wrong']} wrong names, "
           f"{grand['ghosts']} ghosts ({grand['named_ghosts']} named)")
 

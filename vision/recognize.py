@@ -34,6 +34,7 @@ import numpy.typing as npt
 from host.errors import BadInputError
 from vision.identify import References
 from vision.imaging import Image, Points
+from vision.twin_check import PairCheck, differ
 from vision.twins import Box, TwinClassifier, needed_margin, resolution
 
 REF_PX_PER_MM = 2.0
@@ -154,6 +155,7 @@ class CardReferences:
         self._groups: dict[int, tuple[list[tuple[int, bool]], list[Box]]] = {}
         self._classifiers: dict[tuple[tuple[tuple[int, bool], ...], tuple[float, float]],
                                 TwinClassifier] = {}
+        self._pairs = PairCheck(self.card_mm, self._grey, self._sharp, REF_PX_PER_MM)
 
     def _size(self, px_per_mm: float) -> tuple[int, int]:
         return round(self.card_mm[0] * px_per_mm), round(self.card_mm[1] * px_per_mm)
@@ -224,6 +226,12 @@ class CardReferences:
             best, flip = group[member]
             turned = turned != flip
             score = _ncc(observed[turned], self._fine[best]) if member else score
+            # The classifier learnt from simulation, which flatters; the twin is named only if
+            # the references themselves agree, against every twin of another name.
+            for other, other_flip in group:
+                if self.names[other] != self.names[best]:
+                    sure = min(sure, self._pairs.clear(frame, ways[turned], best, other,
+                                                       other_flip != flip))
         else:
             sure = 1.0
         # ...and no other card of the deck may come near it.
@@ -342,21 +350,6 @@ WEBCAM_PX_PER_MM = 0.9
 1280 x 720 webcam with a 70 degree field of view, 1.0 m above the table."""
 WEBCAM_ASSUMPTION = "a 1280x720 webcam with a 70 degree view 1.0 m above the table (0.9 px/mm)"
 """The same, in words for the enrollment report."""
-TELL_APART_GREY = 18.0
-"""Grey levels by which two cards must differ somewhere (3 x 3 pixels averaged, at the
-assumed resolution) to be told apart."""
-
-
-def _differ(first: Floats, second: Floats, turned: bool, size: tuple[int, int]) -> bool:
-    """Whether two grey faces, shrunk to ``size`` (and the second turned), differ somewhere
-    (3 x 3 pixels averaged) by ``TELL_APART_GREY``."""
-    mine = cv2.GaussianBlur(cv2.resize(first, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
-    theirs = cv2.GaussianBlur(cv2.resize(second, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
-    if turned:
-        theirs = theirs[::-1, ::-1]
-    return float(cv2.blur(np.abs(mine - theirs), (3, 3)).max()) >= TELL_APART_GREY
-
-
 def too_alike(references: CardReferences, px_per_mm: float = WEBCAM_PX_PER_MM
               ) -> list[tuple[str, str, bool]]:
     """Pairs of enrolled cards (name, name, second turned) the camera will not tell apart at
@@ -370,7 +363,7 @@ def too_alike(references: CardReferences, px_per_mm: float = WEBCAM_PX_PER_MM
              for first in range(len(grey)) for second in range(first, len(grey))
              if names[first] != names[second]
              for turned in (False, True)
-             if not _differ(grey[first], grey[second], turned, size)}
+             if not differ(grey[first], grey[second], turned, size)}
     done = set()
     for best in range(len(names)):
         group = references._group(best)[0]
