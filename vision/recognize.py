@@ -194,10 +194,7 @@ class CardReferences:
     def read(self, frame: Image, corners: Points) -> Reading:
         """Name the card lying at ``corners`` in a BGR frame (see the module's steps)."""
         ways = (corners, np.roll(corners, 2, axis=0))
-        thumbs = [_thumb(self.sample(frame, way, THUMB[0] / self.card_mm[0])) for way in ways]
-        first = np.concatenate([self._thumbs @ thumb for thumb in thumbs])
-        count = len(self.names)
-        shortlist = [(int(i) % count, bool(i >= count)) for i in np.argsort(-first)[:SHORTLIST]]
+        shortlist = self._shortlist(frame, ways)
         # The card's picture pins where it lies better than an outline can (a white border
         # touching the next card's): slide the likeliest reference over a wider margin.
         leader, leader_turned = shortlist[0]
@@ -209,6 +206,11 @@ class CardReferences:
             shift = -shift
         corners = self.shifted(corners, shift)
         ways = (corners, np.roll(corners, 2, axis=0))
+        # An outline a few millimetres off can leave the card's own face off the shortlist
+        # (then a look-alike is named, with no rival to stop it): shortlist again where the
+        # card now lies.
+        shortlist += [candidate for candidate in self._shortlist(frame, ways)
+                      if candidate not in shortlist]
         observed = [self._fine_sample(frame, way, PAD) for way in ways]
         scored: dict[str, tuple[float, int, bool]] = {}
         for reference, turned in shortlist:
@@ -247,6 +249,14 @@ class CardReferences:
         confidence = float(np.clip(best_balance * 2, 0.0, 1.0))
         named = score >= MIN_SCORE and clear >= 1.0
         return Reading(self.names[best] if named else None, confidence, turned, score, corners)
+
+    def _shortlist(self, frame: Image, ways: tuple[Points, Points]) -> list[tuple[int, bool]]:
+        """The (reference, turned) whose colour thumbnails are likest the card's, seen at
+        ``ways`` (its corners either way round)."""
+        thumbs = [_thumb(self.sample(frame, way, THUMB[0] / self.card_mm[0])) for way in ways]
+        first = np.concatenate([self._thumbs @ thumb for thumb in thumbs])
+        count = len(self.names)
+        return [(int(i) % count, bool(i >= count)) for i in np.argsort(-first)[:SHORTLIST]]
 
     def _which_twin(self, frame: Image, corners: Points, group: list[tuple[int, bool]],
                     boxes: list[Box]) -> tuple[int, float]:
