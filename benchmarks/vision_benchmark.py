@@ -13,10 +13,13 @@ deck is enrolled from flat scans of its faces, then read on seeded tables with l
 cards, piles (only the top card counts) and loose cards at any angle (``vision.deck_scene``).
 Deck seed 1 and scene seeds from 300 are the ones tuned on; held-out decks (seeds 100-103) on
 scene seeds from 5000 are reported on their own lines. Ghosts are outlines where no card lies;
-"named" ghosts got a name.
+"named" ghosts got a name. With ``--naming`` only naming is measured: each card in view is handed
+to the namer at its true corners (jittered by ``NAMING_JITTER_MM``, started from either end),
+with the time per card; ``--style`` picks styles.
 
     python benchmarks/vision_benchmark.py --scenes 500 --workers 2
     python benchmarks/vision_benchmark.py --styles --scenes 30 --workers 2
+    OPENBLAS_NUM_THREADS=1 python benchmarks/vision_benchmark.py --styles --naming --scenes 8
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from vision.scene import (
     DIFFICULTIES,
     GroundTruth,
     Look,
+    SeenCard,
     difficulty,
     lay_table,
     photograph,
@@ -208,16 +212,63 @@ def score_styled(job: tuple[str, int, int, str]) -> Counter[str]:
         name = reading.cards[index].name if hit else None
         if seen.occluded:  # only a wrong name counts
             counts["wrong"] += name is not None and name != seen.name
+            if name is not None and name != seen.name:
+                counts[_wrong_key(style, deck_seed, seed, seen, name)] += 1
             continue
         counts["visible"] += 1
         if hit:
             counts["found"] += 1
             counts["unknown" if name is None else "correct" if name == seen.name else "wrong"] += 1
+            if name is not None and name != seen.name:
+                counts[_wrong_key(style, deck_seed, seed, seen, name)] += 1
     ghosts = [card for index, card in enumerate(reading.cards) if index not in matched]
     counts["ghosts"] += len(ghosts)
     counts["named_ghosts"] += sum(card.name is not None for card in ghosts)
     counts["scenes"] += 1
     return counts
+
+
+NAMING_JITTER_MM = 0.7
+"""Outline error the naming-only run puts on the true corners (an outline found a little off)."""
+
+
+def name_styled(job: tuple[str, int, int, str]) -> Counter[str]:
+    """Naming alone on one rendered table of a foreign deck: every card in view is handed to
+    the namer at its true corners, jittered by ``NAMING_JITTER_MM`` and started from either
+    end, as outlines come (no outline search, so it runs many times faster)."""
+    style, deck_seed, seed, level = job
+    deck, references = _styled(style, deck_seed)
+    image, truth = render_spread(deck, seed, level)
+    rng = np.random.default_rng([seed, deck_seed, 71])
+    counts: Counter[str] = Counter()
+    for seen in truth.cards:
+        if seen.occluded:
+            continue
+        scale = float(np.hypot(*(seen.corners[1] - seen.corners[0]))) / deck.card_mm[0]
+        corners = seen.corners + rng.normal(0, NAMING_JITTER_MM * scale, (4, 2))
+        corners = np.roll(corners, 2 * int(rng.integers(0, 2)), axis=0)
+        begin = time.perf_counter()
+        name = references.read(image, corners).name
+        counts["naming_us"] += round(1e6 * (time.perf_counter() - begin))
+        counts["visible"] += 1
+        counts["found"] += 1
+        counts["unknown" if name is None else "correct" if name == seen.name else "wrong"] += 1
+        if name is not None and name != seen.name:
+            counts[_wrong_key(style, deck_seed, seed, seen, name)] += 1
+    counts["scenes"] += 1
+    return counts
+
+
+WRONG = "wrong name: "
+"""Counter keys that describe one wrong name (printed after the table)."""
+
+
+def _wrong_key(style: str, deck_seed: int, seed: int, seen: SeenCard, name: str) -> str:
+    """A wrong name, described for the report: which card for which, where, how large."""
+    across = float(np.hypot(*(seen.corners[1] - seen.corners[0])))
+    down = float(np.hypot(*(seen.corners[3] - seen.corners[0])))
+    return (f"{WRONG}{style} deck {deck_seed} scene {seed}: {seen.name!r} named {name!r} "
+            f"({across:.0f} x {down:.0f} px)")
 
 
 def styled_latency(frames: int) -> None:
@@ -307,28 +358,35 @@ def styled_latency(frames: int) -> None:
         f"{part} {1000 * total / len(images):.0f} ms" for part, total in parts.items()))
 
 
-def styles_report(scenes: int, workers: int) -> None:
-    """Print recall, correct, wrong, unknown and ghosts per deck style and level."""
+def styles_report(scenes: int, workers: int, naming: bool = False,
+                  styles: tuple[str, ...] = STYLES) -> None:
+    """Print recall, correct, wrong, unknown and ghosts per deck style and level (``naming``:
+    naming alone, at the true corners, with the time per card instead of ghosts)."""
     print(f"{'style':<10} {'decks':<9} {'level':<7} {'scenes':>6} {'cards':>6} {'recall':>7} "
-          f"{'correct':>8} {'wrong':>6} {'unknown':>8} {'ghosts':>7} {'named':>6}")
+          f"{'correct':>8} {'wrong':>6} {'unknown':>8} " +
+          ("ms/card" if naming else f"{'ghosts':>7} {'named':>6}"))
     grand: Counter[str] = Counter()
     with Pool(workers) as pool:
-        for style in STYLES:
+        for style in styles:
             for decks, deck_seeds, first_scene in (("tuned", (1,), 300),
                                                    ("held-out", (100, 101, 102, 103), 5000)):
                 for level in DIFFICULTIES:
                     jobs = [(style, deck_seeds[index % len(deck_seeds)], first_scene + index,
                              level) for index in range(scenes)]
                     total: Counter[str] = Counter()
-                    for counts in pool.imap_unordered(score_styled, jobs, chunksize=2):
+                    for counts in pool.imap_unordered(name_styled if naming else score_styled,
+                                                      jobs, chunksize=2):
                         total.update(counts)
                     grand.update(total)
                     visible = max(1, total["visible"])
                     print(f"{style:<10} {decks:<9} {level:<7} {total['scenes']:>6} "
                           f"{total['visible']:>6} {100 * total['found'] / visible:>6.1f}% "
                           f"{100 * total['correct'] / visible:>7.1f}% {total['wrong']:>6} "
-                          f"{100 * total['unknown'] / visible:>7.1f}% {total['ghosts']:>7} "
-                          f"{total['named_ghosts']:>6}", flush=True)
+                          f"{100 * total['unknown'] / visible:>7.1f}% " +
+                          (f"{total['naming_us'] / 1000 / visible:>7.2f}" if naming else
+                           f"{total['ghosts']:>7} {total['named_ghosts']:>6}"), flush=True)
+    for key in sorted(key for key in grand if key.startswith(WRONG)):
+        print(key if grand[key] == 1 else f"{key} x{grand[key]}")
     print(f"all: {grand['visible']} cards in view, {grand['wrong']} wrong names, "
           f"{grand['ghosts']} ghosts ({grand['named_ghosts']} named)")
 
@@ -344,13 +402,17 @@ def main() -> None:
     parser.add_argument("--styles", action="store_true",
                         help="foreign decks without a frame line (scenes per style, decks and "
                              "level)")
+    parser.add_argument("--naming", action="store_true",
+                        help="with --styles: naming alone, handed each card's true corners")
+    parser.add_argument("--style", action="append", choices=STYLES,
+                        help="with --styles: only this deck style (repeat for more)")
     args = parser.parse_args()
 
     if args.styles:
-        if args.frames > 0:
+        if args.frames > 0 and not args.naming:
             styled_latency(args.frames)
         if args.scenes > 0:
-            styles_report(args.scenes, args.workers)
+            styles_report(args.scenes, args.workers, args.naming, tuple(args.style or STYLES))
         return
 
     if args.frames > 0:

@@ -11,11 +11,12 @@ import pytest
 from host.cli import main
 from host.deck import DeckError, deck_from, parse_deck
 from vision.deck_scene import render_spread
-from vision.imaging import read_image, write_image
+from vision.imaging import read_image, transform_points, write_image
 from vision.pipeline import Pipeline
 from vision.recognize import CardReferences, load_references, too_alike
 from vision.scene import render_cards
 from vision.styles import STYLES, StyledDeck, styled_deck
+from vision.twins import TwinClassifier, _photograph
 
 
 def _references(deck: StyledDeck, leave_out: str | None = None) -> CardReferences:
@@ -68,7 +69,7 @@ def test_near_twins_differ_only_in_their_corner_badges() -> None:
     assert len(xs) > 50 and corner.all()
 
 
-FOUND_AND_NAMED = {"artwork": (0.8, 0.2), "bordered": (0.9, 0.75), "plain": (0.65, 0.0),
+FOUND_AND_NAMED = {"artwork": (0.8, 0.1), "bordered": (0.9, 0.75), "plain": (0.65, 0.0),
                    "trains": (0.9, 0.6), "rollecate": (0.2, 0.1)}
 """Share of the cards in view each style must have found and named right on the easy table
 below (a little under what was measured: the benchmark has the full figures)."""
@@ -148,6 +149,13 @@ def test_too_alike_pairs_are_the_ones_that_differ_only_in_fine_print() -> None:
     assert too_alike(bordered) == []
     # At a quarter of a webcam's resolution nothing but the emblem shows on plain cards.
     assert len(too_alike(plain, 0.25)) > len(too_alike(plain))
+    # Near twins are judged by the classifier naming uses: only cards of one artwork can be
+    # too alike, and fewer of them as the camera comes closer.
+    artwork = _references(styled_deck("artwork", 1))
+    pairs = too_alike(artwork)
+    number = {name: int(name.split("/")[1]) for name in artwork.cards}
+    assert pairs and all((number[a] - 1) // 4 == (number[b] - 1) // 4 for a, b, _ in pairs)
+    assert len(too_alike(artwork, 1.6)) < len(pairs)
 
 
 def test_enroll_a_deck_file_from_scans_then_identify_with_it(
@@ -210,3 +218,64 @@ def test_a_deck_without_references_says_to_enroll_it_in_one_line(
     assert main(["vision", "identify", "--deck", argument, str(tmp_path / "x.png")]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "enroll" in error and deck.removesuffix(".json") in error
+
+
+def _named_at_true_corners(style: str, deck_seed: int, scene: int, level: str
+                           ) -> tuple[int, int, list[tuple[str, str]]]:
+    """Cards in view, cards named right and the wrong names, when naming is handed each card's
+    true corners (started from either end, as outlines come)."""
+    deck = styled_deck(style, deck_seed)
+    references = _references(deck)
+    image, truth = render_spread(deck, scene, level)
+    rng = np.random.default_rng([scene, deck_seed])
+    shown = right = 0
+    wrong = []
+    for seen in truth.cards:
+        if seen.occluded:
+            continue
+        shown += 1
+        corners = np.roll(seen.corners, 2 * int(rng.integers(0, 2)), axis=0)
+        name = references.read(image, corners).name
+        right += name == seen.name
+        if name not in (None, seen.name):
+            wrong.append((seen.name, name))
+    return shown, right, wrong
+
+
+@pytest.mark.parametrize(("style", "deck_seed", "scene", "least"), [
+    ("artwork", 1, 301, 0.35), ("plain", 1, 301, 0.2), ("artwork", 101, 5003, 0.35),
+    ("plain", 102, 5002, 0.2)])
+def test_near_twins_are_told_apart_by_their_number_and_never_named_wrong(
+        style: str, deck_seed: int, scene: int, least: float) -> None:
+    """Cards differing only in a corner number or a small word, on an easy table, named from
+    their true corners: never wrongly, and a share of them right (the plain cards were almost
+    never named before the twin classifier; since the reference comparison must agree with
+    it, about a quarter are); deck seeds 101 and 102 were never tuned on."""
+    shown, right, wrong = _named_at_true_corners(style, deck_seed, scene, "easy")
+    assert wrong == [], (style, deck_seed, scene)
+    assert right >= least * shown, (style, deck_seed, scene, right, shown)
+
+
+def test_a_twin_classifier_names_simulated_photographs_and_rejects_a_stranger() -> None:
+    deck = styled_deck("artwork", 2)
+    references = _references(deck)
+    group, boxes = references._group(references.names.index("artwork-2/5"))
+    assert sorted(references.names[member] for member, _ in group) == [
+        f"artwork-2/{n}" for n in (5, 6, 7, 8)]
+    # The regions are the two corner badges (the number is printed in both).
+    assert len(boxes) == 2 and boxes[0][2] < 25 and boxes[1][0] > 63 - 25
+    faces = [references._grey[member] for member, _ in group]
+    classifier = TwinClassifier(faces, deck.card_mm, boxes, (0.9, 0.9), seed=3)
+    rng = np.random.default_rng(5)
+    for index, face in enumerate(faces):
+        picture, to_picture = _photograph(face, 2.0, (0.0, 0.0, *deck.card_mm), (0.9, 0.9), rng)
+        corners = transform_points(to_picture, np.array(
+            [[0, 0], [deck.card_mm[0], 0], [*deck.card_mm], [0, deck.card_mm[1]]], np.float64))
+        verdict = classifier.judge(picture.astype(np.uint8), corners)
+        assert int(np.argmax(verdict.likelihood)) == index and verdict.typical[index]
+    # A card of another artwork is like none of the group's photographs.
+    stranger = references._grey[references.names.index("artwork-2/13")]
+    picture, to_picture = _photograph(stranger, 2.0, (0.0, 0.0, *deck.card_mm), (0.9, 0.9), rng)
+    corners = transform_points(to_picture, np.array(
+        [[0, 0], [deck.card_mm[0], 0], [*deck.card_mm], [0, deck.card_mm[1]]], np.float64))
+    assert not classifier.judge(picture.astype(np.uint8), corners).typical.any()

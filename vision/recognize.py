@@ -3,18 +3,22 @@
 References are the enrolled faces, whole (no frame line needed), at ``REF_PX_PER_MM``. A card
 found on the table is read in three steps:
 
-1. **Shortlist, in colour**: the card, shrunk to a thumbnail in Lab colour (each channel's mean
-   removed, so the light's level drops out but hue stays), is correlated with every reference
-   both ways round; the best few (card, way round) go on.
-2. **Fine match**: band-pass grey maps at ``FINE_PX_PER_MM`` slid a little over each other
-   (an outline found a millimetre off is forgiven); the best is the candidate name.
-3. **Every rival must lose where it differs**: for each other shortlisted card, the window lies
-   between the two references; how far towards the best is measured only where the two
-   references differ. For near twins (learnt at enrollment: references alike over most of the
-   card, such as one artwork with another number) that is the region where they differ, read
-   again at the reference's resolution straight from the camera's pixels. The card is named only
-   if it lies clearly on the best's side of every rival (``MIN_BALANCE``); otherwise it is
-   ``None`` with its confidence: a wrong name is far worse than no name.
+1. **Shortlist**: the card, shrunk to a thumbnail in Lab colour (each channel's mean removed,
+   so the light's level drops out but hue stays), is correlated with every reference both ways
+   round; the likeliest reference is slid over the card to place it (an outline can be off
+   along a line of touching cards), and its band-pass grey map is correlated with every
+   reference too (cards of one colour, such as a plain design, differ only in grey). The best
+   few of each go on.
+2. **Fine match**: band-pass grey maps at ``FINE_PX_PER_MM`` slid a little over each other;
+   the best is the candidate name.
+3. **Near twins** (learnt at enrollment: references alike over most of the card once what the
+   whole deck shares is left out, such as one artwork with another number, and twins of
+   twins): the group's classifier (``vision.twins``), learnt from simulated photographs of the
+   group at this card's resolution, decides which twin it is, and how surely.
+4. **No other card may come near it** on the whole-card match (``MIN_STRANGER_BALANCE``).
+
+A card is named only if every step is sure; otherwise it is ``None`` with its confidence: a
+wrong name is far worse than no name.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ import numpy.typing as npt
 from host.errors import BadInputError
 from vision.identify import References
 from vision.imaging import Image, Points
+from vision.twin_check import PairCheck, differ
+from vision.twins import Box, TwinClassifier, needed_margin, resolution
 
 REF_PX_PER_MM = 2.0
 """Resolution references are kept at (about a webcam's best on a card, doubled)."""
@@ -50,35 +56,19 @@ MIN_SCORE = 0.5
 """Fine correlation below which a card matches nothing enrolled (named None)."""
 CARD_SCORE = 0.25
 """Fine correlation below which an outline is not a card of this deck at all (a ghost)."""
-MIN_BALANCE = 0.28
-"""How far towards the best reference, from halfway to a rival's (0) to the best itself
-(0.5), a card must lie to be named. The confidence is twice this. On the benchmark's tuning
-tables (deck seed 1) wrong twins reached 0.255 (an 11 read as a 1, a 61 as a 62)."""
 MIN_STRANGER_BALANCE = 0.12
-"""The same for a rival that is no near twin: the whole card differs, so a smaller share of
-the way is already far more pixels' worth of evidence."""
-LOW_RESOLUTION = 0.8
-"""Pixels per millimetre below which a card is small in the picture..."""
-MIN_BALANCE_LOW = 0.3
-"""...and must lie this far towards the best of near twins to be named (blur and noise move
-a small card's few pixels further). Measured on rendered tables (deck seed 1) with the
-cards' true corners: wrong twins reached 0.12 on medium, 0.19 on hard tables."""
+"""How far towards the best reference, from halfway to another card's that is no near twin (0)
+to the best itself (0.5), a card must lie on the whole-card match to be named: the whole card
+differs, so a small share of the way is already many pixels' worth of evidence. The
+confidence is twice the least such share."""
 TWIN_ALIKE = 0.8
 """Fine correlation of two references above which they are near twins, told apart only in the
 region where they differ."""
-CONTEXT_PX = 8
-"""Reference pixels round a near-twin region that align the card before the region is
-compared (what the twins share there: a badge's rim, the other digit)."""
-TWIN_SCORE_SPREAD = 0.12
-"""Candidates whose fine score is within this of the best are all tried as the best (near
-twins score alike on the whole card)."""
 TWIN_REGION_SHARE = 0.35
 """A near-twin region: where the references differ by at least this share of their largest
 difference (smoothed), grown by a millimetre."""
 
 Floats = npt.NDArray[np.float32]
-Box = tuple[int, int, int, int]
-"""x0, y0, x1, y1 in reference pixels."""
 
 
 def _band_pass(image: npt.NDArray[np.generic], sigma: float) -> Floats:
@@ -162,9 +152,10 @@ class CardReferences:
 
         self._alike = np.stack([specific(fine) @ specific(fine).T,
                                 specific(fine) @ specific(turned).T])
-        self._regions: dict[tuple[int, int, bool], list[Box] | None] = {}
-        self._blur_cache: dict[tuple[int, bool, Box, float], Floats] = {}
-        self._tellable_cache: dict[tuple[int, int, bool, float], bool] = {}
+        self._groups: dict[int, tuple[list[tuple[int, bool]], list[Box]]] = {}
+        self._classifiers: dict[tuple[tuple[tuple[int, bool], ...], tuple[float, float]],
+                                TwinClassifier] = {}
+        self._pairs = PairCheck(self.card_mm, self._grey, self._sharp, REF_PX_PER_MM)
 
     def _size(self, px_per_mm: float) -> tuple[int, int]:
         return round(self.card_mm[0] * px_per_mm), round(self.card_mm[1] * px_per_mm)
@@ -203,10 +194,7 @@ class CardReferences:
     def read(self, frame: Image, corners: Points) -> Reading:
         """Name the card lying at ``corners`` in a BGR frame (see the module's steps)."""
         ways = (corners, np.roll(corners, 2, axis=0))
-        thumbs = [_thumb(self.sample(frame, way, THUMB[0] / self.card_mm[0])) for way in ways]
-        first = np.concatenate([self._thumbs @ thumb for thumb in thumbs])
-        count = len(self.names)
-        shortlist = [(int(i) % count, bool(i >= count)) for i in np.argsort(-first)[:SHORTLIST]]
+        shortlist = self._shortlist(frame, ways)
         # The card's picture pins where it lies better than an outline can (a white border
         # touching the next card's): slide the likeliest reference over a wider margin.
         leader, leader_turned = shortlist[0]
@@ -218,6 +206,11 @@ class CardReferences:
             shift = -shift
         corners = self.shifted(corners, shift)
         ways = (corners, np.roll(corners, 2, axis=0))
+        # An outline a few millimetres off can leave the card's own face off the shortlist
+        # (then a look-alike is named, with no rival to stop it): shortlist again where the
+        # card now lies.
+        shortlist += [candidate for candidate in self._shortlist(frame, ways)
+                      if candidate not in shortlist]
         observed = [self._fine_sample(frame, way, PAD) for way in ways]
         scored: dict[str, tuple[float, int, bool]] = {}
         for reference, turned in shortlist:
@@ -226,56 +219,115 @@ class CardReferences:
             if score > scored.get(name, (-2.0, 0, False))[0]:
                 scored[name] = (score, reference, turned)
         ranked = sorted(scored.values(), reverse=True)
-        scale = float(np.hypot(*(corners[1] - corners[0]))) / self.card_mm[0]
-        seen: dict[tuple[bool, Box], Floats] = {}
-        # Near twins score alike on the whole card: the candidate that wins where it differs
-        # from the others is the best (a knock-out among those scoring near the top)...
-        choice = ranked[0]
-        for candidate in ranked[1:]:
-            if candidate[0] < ranked[0][0] - TWIN_SCORE_SPREAD:
-                break
-            if self._part(frame, ways, choice, candidate, scale, seen) < 0:
-                choice = candidate
-        # ...and it is named only if it beats every rival: the other candidates and every
-        # near twin it has, shortlisted or not.
-        score, best, turned = choice
-        rivals = {(other, other_turned): other_score
-                  for other_score, other, other_turned in ranked if other != best}
-        for flip in (False, True):
-            for twin in np.nonzero(self._alike[int(flip), best] >= TWIN_ALIKE)[0]:
-                if self.names[int(twin)] != self.names[best]:
-                    rivals.setdefault((int(twin), turned != flip), -1.0)
-        # How far past what each rival demands the card lies (1: just enough).
-        twin_needs = MIN_BALANCE if scale >= LOW_RESOLUTION else MIN_BALANCE_LOW
-        clear, best_balance = 2.0, 0.5
-        for (other, other_turned), other_score in rivals.items():
-            part = self._part(frame, ways, choice, (other_score, other, other_turned), scale,
-                              seen)
-            twins = self._region(best, other, other_turned != turned) is not None
+        score, best, turned = ranked[0]
+        group, boxes = self._group(best)
+        if len(group) > 1:
+            # Near twins score alike on the whole card: the group's classifier decides, where
+            # they differ, which twin it is.
+            member, sure = self._which_twin(frame, ways[turned], group, boxes)
+            best, flip = group[member]
+            turned = turned != flip
+            score = _ncc(observed[turned], self._fine[best]) if member else score
+            # The classifier learnt from simulation, which flatters; the twin is named only if
+            # the references themselves agree, against every twin of another name.
+            for other, other_flip in group:
+                if self.names[other] != self.names[best]:
+                    sure = min(sure, self._pairs.clear(frame, ways[turned], best, other,
+                                                       other_flip != flip))
+        else:
+            sure = 1.0
+        # ...and no other card of the deck may come near it.
+        clear, best_balance = min(sure, 2.0), 0.5 * min(sure, 1.0)
+        twins = {reference for reference, _ in group}
+        for other_score, other, other_turned in ranked:
+            if other in twins or self.names[other] == self.names[best]:
+                continue
+            alike = float(self._alike[int(other_turned != turned), best, other])
+            part = (score - other_score) / max(2 * (1 - alike), 1e-3)
             best_balance = min(best_balance, part)
-            clear = min(clear, part / (twin_needs if twins else MIN_STRANGER_BALANCE))
-            if clear < 1.0:
-                break
+            clear = min(clear, part / MIN_STRANGER_BALANCE)
         confidence = float(np.clip(best_balance * 2, 0.0, 1.0))
         named = score >= MIN_SCORE and clear >= 1.0
         return Reading(self.names[best] if named else None, confidence, turned, score, corners)
 
-    def _part(self, frame: Image, ways: tuple[Points, Points], best: tuple[float, int, bool],
-              other: tuple[float, int, bool], scale: float, seen: dict[tuple[bool, Box], Floats]
-              ) -> float:
-        """How far towards ``best`` (score, reference, turned) from ``other`` the card lies
-        (-0.5 to 0.5), judged where the two references differ."""
-        score, mine, turned = best
-        other_score, theirs, other_turned = other
-        flip = other_turned != turned
-        region = self._region(mine, theirs, flip)
-        if region is None:
-            alike = float(self._alike[int(flip), mine, theirs])
-            return (score - other_score) / max(2 * (1 - alike), 1e-3)
-        if not self._tellable(mine, theirs, flip, scale):
-            return 0.0  # at this card's resolution the two differ by less than the noise
-        return self._twin_balance(frame, ways[turned], (mine, theirs, flip), region, scale, seen,
-                                  turned)
+    def _shortlist(self, frame: Image, ways: tuple[Points, Points]) -> list[tuple[int, bool]]:
+        """The (reference, turned) whose colour thumbnails are likest the card's, seen at
+        ``ways`` (its corners either way round)."""
+        thumbs = [_thumb(self.sample(frame, way, THUMB[0] / self.card_mm[0])) for way in ways]
+        first = np.concatenate([self._thumbs @ thumb for thumb in thumbs])
+        count = len(self.names)
+        return [(int(i) % count, bool(i >= count)) for i in np.argsort(-first)[:SHORTLIST]]
+
+    def _which_twin(self, frame: Image, corners: Points, group: list[tuple[int, bool]],
+                    boxes: list[Box]) -> tuple[int, float]:
+        """Which member of a group of near twins (reference, turned) the card at ``corners``
+        (the group's first member's way round) is, and how surely: 1 or more when it is far
+        likelier than every twin of another name and looks like its simulated photographs."""
+        # One classifier serves every member of a group: it is keyed by the members as seen
+        # from the first of them (the lowest reference) upright.
+        anchor_flip = min(group)[1]
+        canonical = self._canonical(group)
+        if anchor_flip:
+            corners = np.roll(corners, 2, axis=0)
+        scale = resolution(self.card_mm, corners)
+        verdict = self._classifier(canonical, scale).judge(frame, corners)
+        chosen = int(np.argmax(verdict.likelihood))
+        name = self.names[canonical[chosen][0]]
+        others = [value for (reference, _), value in zip(canonical, verdict.likelihood,
+                                                         strict=True)
+                  if self.names[reference] != name]
+        margin = float(verdict.likelihood[chosen] - max(others)) if others else np.inf
+        reference, flip = canonical[chosen]
+        member = group.index((reference, flip != anchor_flip))
+        return member, (margin / needed_margin(scale) if verdict.typical[chosen] else 0.0)
+
+    def _canonical(self, group: list[tuple[int, bool]]) -> tuple[tuple[int, bool], ...]:
+        """A group of twins as seen from its lowest reference upright (one classifier serves
+        every member)."""
+        anchor_flip = min(group)[1]
+        return tuple(sorted((reference, flip != anchor_flip) for reference, flip in group))
+
+    def _classifier(self, canonical: tuple[tuple[int, bool], ...], scale: tuple[float, float]
+                    ) -> TwinClassifier:
+        """The classifier of a group of twins (as ``_canonical`` gives it) at a resolution,
+        learnt on first use."""
+        key = (canonical, scale)
+        if key not in self._classifiers:
+            faces = [self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
+                     for reference, flip in canonical]
+            self._classifiers[key] = TwinClassifier(faces, self.card_mm, self._group(
+                canonical[0][0])[1], scale)
+        return self._classifiers[key]
+
+    def _group(self, best: int) -> tuple[list[tuple[int, bool]], list[Box]]:
+        """The near twins of reference ``best`` (itself first): (reference, turned) for every
+        reference alike over most of the card, and where they differ (boxes in card
+        millimetres)."""
+        if best not in self._groups:
+            # Twins of twins are twins: the group is closed, so that the card's own twin is in
+            # it whichever member scored best on the whole card.
+            group = [(best, False)]
+            for reference, turned in group:
+                for flip in (False, True):
+                    for other in np.nonzero(self._alike[int(flip), reference] >= TWIN_ALIKE)[0]:
+                        if (int(other), turned != flip) not in group:
+                            group.append((int(other), turned != flip))
+            boxes: list[Box] = []
+            if len(group) > 1:
+                maps = np.stack([self._sharp[other][::-1, ::-1] if flip else self._sharp[other]
+                                 for other, flip in group])
+                spread = cv2.GaussianBlur(maps.std(axis=0), (0, 0), 2.0)
+                grow = round(REF_PX_PER_MM)
+                marked = cv2.dilate((spread >= TWIN_REGION_SHARE * float(spread.max())).astype(
+                    np.uint8), np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+                parts, _, stats, _ = cv2.connectedComponentsWithStats(marked)
+                largest = max(int(stats[k, 4]) for k in range(1, parts))
+                boxes = [(x / REF_PX_PER_MM, y / REF_PX_PER_MM, (x + w) / REF_PX_PER_MM,
+                          (y + h) / REF_PX_PER_MM)
+                         for x, y, w, h, area in (stats[k] for k in range(1, parts))
+                         if area >= 0.1 * largest]
+            self._groups[best] = (group, boxes)
+        return self._groups[best]
 
     def shifted(self, corners: Points, shift_mm: npt.NDArray[np.float64]) -> Points:
         """``corners`` of a card moved by ``shift_mm`` in the card's own millimetres."""
@@ -291,97 +343,6 @@ class CardReferences:
         grey = cv2.cvtColor(self.sample(frame, corners, FINE_PX_PER_MM, pad + 3, box),
                             cv2.COLOR_BGR2GRAY)
         return _band_pass(grey, 3.0)[3:-3, 3:-3]
-
-    def _region(self, best: int, other: int, flip: bool) -> list[Box] | None:
-        """Where near twins ``best`` and ``other`` (turned if ``flip``) differ: boxes in
-        reference pixels (one per patch of difference, such as each corner's index), or None
-        when they are not near twins."""
-        key = (best, other, flip)
-        if key not in self._regions:
-            region = None
-            if float(self._alike[int(flip), best, other]) >= TWIN_ALIKE:
-                mine, theirs = self._sharp[best], self._sharp[other]
-                if flip:
-                    theirs = theirs[::-1, ::-1]
-                difference = cv2.GaussianBlur(np.abs(mine - theirs), (0, 0), 2.0)
-                marked = difference >= TWIN_REGION_SHARE * float(difference.max())
-                parts, _, boxes, _ = cv2.connectedComponentsWithStats(marked.astype(np.uint8))
-                grow = round(REF_PX_PER_MM)
-                height, width = difference.shape
-                largest = max(int(boxes[k, 4]) for k in range(1, parts))
-                region = [(max(0, x - grow), max(0, y - grow), min(width, x + w + grow),
-                           min(height, y + h + grow))
-                          for x, y, w, h, area in (boxes[k] for k in range(1, parts))
-                          if area >= 0.1 * largest]
-            self._regions[key] = region
-        return self._regions[key]
-
-    def _twin_balance(self, frame: Image, corners: Points, pair: tuple[int, int, bool],
-                      region: list[Box], scale: float, seen: dict[tuple[bool, Box], Floats],
-                      turned: bool) -> float:
-        """Where the card lies between near twins ``pair`` (best, other, other turned), read
-        where they differ at the reference's resolution. Each box is aligned once for both
-        references, on its surroundings (what the twins share), so neither can slide its
-        strokes onto the card's; the boxes' correlations are weighed by size. The references
-        are blurred as the camera blurs at ``scale`` pixels per millimetre; ``seen`` keeps the
-        boxes already read of this card."""
-        best, other, flip = pair
-        blur = round(max(0.5, 0.6 * REF_PX_PER_MM / max(scale, 0.1)) * 4) / 4
-        totals, weights = np.zeros(3), 0.0
-        height, width = self._grey[best].shape
-        slack = 2 * PAD
-        for box in region:
-            x0, y0, x1, y1 = box
-            grown = (max(0, x0 - CONTEXT_PX), max(0, y0 - CONTEXT_PX),
-                     min(width, x1 + CONTEXT_PX), min(height, y1 + CONTEXT_PX))
-            key = (turned, grown)
-            if key not in seen:
-                mm = tuple(v / REF_PX_PER_MM for v in grown)
-                grey = cv2.cvtColor(self.sample(frame, corners, REF_PX_PER_MM, slack + 4,
-                                                (mm[0], mm[1], mm[2], mm[3])),
-                                    cv2.COLOR_BGR2GRAY)
-                seen[key] = _band_pass(grey, 3.0)[4:-4, 4:-4]
-            observed = seen[key]
-            mine = self._blurred(best, False, grown, blur)
-            theirs = self._blurred(other, flip, grown, blur)
-            fit = (cv2.matchTemplate(observed, mine, cv2.TM_CCOEFF_NORMED)
-                   + cv2.matchTemplate(observed, theirs, cv2.TM_CCOEFF_NORMED))
-            _, _, _, (dx, dy) = cv2.minMaxLoc(fit)
-            inner = (slice(y0 - grown[1], y1 - grown[1]), slice(x0 - grown[0], x1 - grown[0]))
-            window = observed[dy:dy + mine.shape[0], dx:dx + mine.shape[1]][inner]
-            ours, yours = _unit(mine[inner].ravel()), _unit(theirs[inner].ravel())
-            look = _unit(window.ravel())
-            weight = float(ours.size)
-            weights += weight
-            totals += weight * np.array([float(look @ ours), float(look @ yours),
-                                         float(ours @ yours)])
-        mine_score, their_score, alike = totals / max(weights, 1.0)
-        return float((mine_score - their_score) / max(2 * (1 - alike), 1e-3))
-
-    def _tellable(self, first: int, second: int, flip: bool, scale: float) -> bool:
-        """Whether two references differ somewhere by ``TELL_APART_GREY`` when seen at
-        ``scale`` pixels per millimetre (rounded down to a tenth)."""
-        resolution = max(0.1, np.floor(scale * 10) / 10)
-        key = (first, second, flip, resolution)
-        if key not in self._tellable_cache:
-            self._tellable_cache[key] = _differ(self._grey[first], self._grey[second], flip,
-                                                self._size(resolution))
-        return self._tellable_cache[key]
-
-    def _blurred(self, reference: int, flip: bool, box: Box, blur: float) -> Floats:
-        """A reference's band-pass map in ``box`` (of the reference turned, if ``flip``), as
-        a camera blurring by ``blur`` reference pixels sees it (kept for the next card)."""
-        key = (reference, flip, box, blur)
-        if key not in self._blur_cache:
-            grey = self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
-            x0, y0, x1, y1 = box
-            height, width = grey.shape
-            margin = 8
-            low_x, low_y = max(0, x0 - margin), max(0, y0 - margin)
-            cut = grey[low_y:min(height, y1 + margin), low_x:min(width, x1 + margin)]
-            mapped = _band_pass(cv2.GaussianBlur(cut, (0, 0), blur), 3.0)
-            self._blur_cache[key] = mapped[y0 - low_y:y1 - low_y, x0 - low_x:x1 - low_x].copy()
-        return self._blur_cache[key]
 
     def save(self, path: Path) -> None:
         """Store the references (``.npz``) for ``load``."""
@@ -399,33 +360,35 @@ WEBCAM_PX_PER_MM = 0.9
 1280 x 720 webcam with a 70 degree field of view, 1.0 m above the table."""
 WEBCAM_ASSUMPTION = "a 1280x720 webcam with a 70 degree view 1.0 m above the table (0.9 px/mm)"
 """The same, in words for the enrollment report."""
-TELL_APART_GREY = 18.0
-"""Grey levels by which two cards must differ somewhere (3 x 3 pixels averaged, at the
-assumed resolution) to be told apart."""
-
-
-def _differ(first: Floats, second: Floats, turned: bool, size: tuple[int, int]) -> bool:
-    """Whether two grey faces, shrunk to ``size`` (and the second turned), differ somewhere
-    (3 x 3 pixels averaged) by ``TELL_APART_GREY``."""
-    mine = cv2.GaussianBlur(cv2.resize(first, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
-    theirs = cv2.GaussianBlur(cv2.resize(second, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
-    if turned:
-        theirs = theirs[::-1, ::-1]
-    return float(cv2.blur(np.abs(mine - theirs), (3, 3)).max()) >= TELL_APART_GREY
-
-
 def too_alike(references: CardReferences, px_per_mm: float = WEBCAM_PX_PER_MM
               ) -> list[tuple[str, str, bool]]:
-    """Pairs of enrolled cards (name, name, second turned) that differ nowhere by
-    ``TELL_APART_GREY`` at ``px_per_mm``: the camera cannot tell them apart, so it will
-    leave them unnamed."""
+    """Pairs of enrolled cards (name, name, second turned) the camera will not tell apart at
+    ``px_per_mm``: near twins whose twin classifier, learnt at that resolution, does not name
+    most of the first's held-back simulated photographs clearly against the second (what
+    naming demands); and any other two cards that differ nowhere by ``TELL_APART_GREY``."""
     size = references._size(px_per_mm)
     grey = references._grey
-    return [(references.names[first], references.names[second], turned)
-            for first in range(len(grey)) for second in range(first, len(grey))
-            if references.names[first] != references.names[second]
-            for turned in (False, True)
-            if not _differ(grey[first], grey[second], turned, size)]
+    names = references.names
+    pairs = {(first, second, turned)
+             for first in range(len(grey)) for second in range(first, len(grey))
+             if names[first] != names[second]
+             for turned in (False, True)
+             if not differ(grey[first], grey[second], turned, size)}
+    done = set()
+    for best in range(len(names)):
+        group = references._group(best)[0]
+        canonical = references._canonical(group)
+        if len(group) < 2 or canonical in done:
+            continue
+        done.add(canonical)
+        unclear = references._classifier(canonical, (px_per_mm, px_per_mm)).unclear(
+            needed_margin((px_per_mm, px_per_mm)))
+        for mine, (first, first_flip) in enumerate(canonical):
+            for yours, (second, second_flip) in enumerate(canonical):
+                if names[first] != names[second] and unclear[mine, yours] > 0.5:
+                    low, high = sorted((first, second))
+                    pairs.add((low, high, first_flip != second_flip))
+    return [(names[first], names[second], turned) for first, second, turned in sorted(pairs)]
 
 
 def load_references(path: Path) -> CardReferences | References:

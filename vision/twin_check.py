@@ -1,0 +1,161 @@
+"""A second opinion on near twins: the card compared with each twin's reference where they differ.
+
+The twin classifier (``vision.twins``) learns from simulated photographs, and simulation
+flatters: it leaves out glare, uneven light and a JPEG's worst, so a few cards it was very
+sure of were the other twin. This check knows nothing of simulation: it reads the regions
+where two twins differ, aligned on what they share round them, and correlates them with both
+references blurred as the camera blurs. A twin is named only when both agree, each by its own
+margin (a wrong name is far worse than none).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.imaging import Image, Points
+from vision.twins import _band_pass, _standard, card_to_image, sample_box
+
+Floats = npt.NDArray[np.float32]
+PixelBox = tuple[int, int, int, int]
+"""x0, y0, x1, y1 in reference pixels."""
+
+MIN_BALANCE = 0.17
+"""How far towards the named twin, from halfway to another's (0) to the twin itself (0.5), a
+card must lie, the classifier agreeing. Alone this check needed 0.28 (wrong twins reached
+0.255). Measured with the classifier on deck seed 1's tables (naming at jittered true
+corners, 5 tables per style and level, 694 near twins): of the classifier's wrong picks the
+check gave at most 0.13 (a full-bleed 32 read as 30 on a hard table), and none of them was
+also sure by the classifier's own margin."""
+LOW_RESOLUTION = 0.8
+"""Pixels per millimetre below which a card is small in the picture..."""
+MIN_BALANCE_LOW = 0.18
+"""...and must lie this far towards its twin (blur and noise move a small card's few pixels
+further)."""
+CONTEXT_PX = 8
+"""Reference pixels round a region that align the card before the region is compared (what
+the twins share there: a badge's rim, the other digit)."""
+REGION_SHARE = 0.35
+"""A region: where two references differ by at least this share of their largest difference
+(smoothed), grown by a millimetre."""
+TELL_APART_GREY = 18.0
+"""Grey levels by which two cards must differ somewhere (3 x 3 pixels averaged, at the
+camera's resolution) to be told apart."""
+
+
+def differ(first: Floats, second: Floats, turned: bool, size: tuple[int, int]) -> bool:
+    """Whether two grey faces, shrunk to ``size`` (and the second turned), differ somewhere
+    (3 x 3 pixels averaged) by ``TELL_APART_GREY``."""
+    mine = cv2.GaussianBlur(cv2.resize(first, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+    theirs = cv2.GaussianBlur(cv2.resize(second, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+    if turned:
+        theirs = theirs[::-1, ::-1]
+    return float(cv2.blur(np.abs(mine - theirs), (3, 3)).max()) >= TELL_APART_GREY
+
+
+class PairCheck:
+    """Where a card lies between two near twins, judged on their references alone."""
+
+    def __init__(self, card_mm: tuple[float, float], grey: list[Floats], sharp: list[Floats],
+                 ref_px_per_mm: float) -> None:
+        """``grey``: the references' grey faces at ``ref_px_per_mm``; ``sharp``: their
+        band-pass maps."""
+        self.card_mm = card_mm
+        self._grey = grey
+        self._sharp = sharp
+        self._px_per_mm = ref_px_per_mm
+        self._regions: dict[tuple[int, int, bool], list[PixelBox]] = {}
+        self._blur_cache: dict[tuple[int, bool, PixelBox, float], Floats] = {}
+        self._tellable_cache: dict[tuple[int, int, bool, float], bool] = {}
+
+    def clear(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool) -> float:
+        """How far past what naming demands the card at ``corners`` (reference ``mine``'s way
+        round) lies towards ``mine`` from its twin ``theirs`` (turned if ``flip``): 1 is just
+        enough, below 1 not enough."""
+        scale = float(np.hypot(*(corners[1] - corners[0]))) / self.card_mm[0]
+        if not self._tellable(mine, theirs, flip, scale):
+            return 0.0  # at this card's resolution the two differ by less than the noise
+        needs = MIN_BALANCE if scale >= LOW_RESOLUTION else MIN_BALANCE_LOW
+        return self.balance(frame, corners, mine, theirs, flip, scale) / needs
+
+    def balance(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
+                scale: float) -> float:
+        """Where the card lies between twins ``mine`` and ``theirs`` (-0.5 to 0.5), read where
+        they differ at the references' resolution. Each region is aligned once for both
+        references, on its surroundings (what the twins share), so neither can slide its
+        strokes onto the card's; the regions' correlations are weighed by size. The
+        references are blurred as the camera blurs at ``scale`` pixels per millimetre."""
+        blur = round(max(0.5, 0.6 * self._px_per_mm / max(scale, 0.1)) * 4) / 4
+        totals, weights = np.zeros(3), 0.0
+        height, width = self._grey[mine].shape
+        to_picture = card_to_image(self.card_mm, corners)
+        slack = 4
+        for box in self._region(mine, theirs, flip):
+            x0, y0, x1, y1 = box
+            grown = (max(0, x0 - CONTEXT_PX), max(0, y0 - CONTEXT_PX),
+                     min(width, x1 + CONTEXT_PX), min(height, y1 + CONTEXT_PX))
+            box_mm = (grown[0] / self._px_per_mm, grown[1] / self._px_per_mm,
+                      grown[2] / self._px_per_mm, grown[3] / self._px_per_mm)
+            observed = _band_pass(sample_box(frame, to_picture, box_mm, slack + 4))[4:-4, 4:-4]
+            ours_map = self._blurred(mine, False, grown, blur)
+            theirs_map = self._blurred(theirs, flip, grown, blur)
+            fit = (cv2.matchTemplate(observed, ours_map, cv2.TM_CCOEFF_NORMED)
+                   + cv2.matchTemplate(observed, theirs_map, cv2.TM_CCOEFF_NORMED))
+            _, _, _, (dx, dy) = cv2.minMaxLoc(fit)
+            inner = (slice(y0 - grown[1], y1 - grown[1]), slice(x0 - grown[0], x1 - grown[0]))
+            window = observed[dy:dy + ours_map.shape[0], dx:dx + ours_map.shape[1]][inner]
+            ours, yours = _standard(ours_map[inner].ravel()), _standard(theirs_map[inner].ravel())
+            look = _standard(window.ravel())
+            weight = float(ours.size)
+            weights += weight
+            totals += weight * np.array([float(look @ ours), float(look @ yours),
+                                         float(ours @ yours)])
+        mine_score, their_score, alike = totals / max(weights, 1.0)
+        return float((mine_score - their_score) / max(2 * (1 - alike), 1e-3))
+
+    def _region(self, mine: int, theirs: int, flip: bool) -> list[PixelBox]:
+        """Where twins ``mine`` and ``theirs`` (turned if ``flip``) differ: boxes in reference
+        pixels, one per patch of difference (such as each corner's index)."""
+        key = (mine, theirs, flip)
+        if key not in self._regions:
+            ours, yours = self._sharp[mine], self._sharp[theirs]
+            if flip:
+                yours = yours[::-1, ::-1]
+            difference = cv2.GaussianBlur(np.abs(ours - yours), (0, 0), 2.0)
+            marked = difference >= REGION_SHARE * float(difference.max())
+            parts, _, boxes, _ = cv2.connectedComponentsWithStats(marked.astype(np.uint8))
+            grow = round(self._px_per_mm)
+            height, width = difference.shape
+            largest = max(int(boxes[k, 4]) for k in range(1, parts))
+            self._regions[key] = [(max(0, x - grow), max(0, y - grow), min(width, x + w + grow),
+                                   min(height, y + h + grow))
+                                  for x, y, w, h, area in (boxes[k] for k in range(1, parts))
+                                  if area >= 0.1 * largest]
+        return self._regions[key]
+
+    def _tellable(self, first: int, second: int, flip: bool, scale: float) -> bool:
+        """Whether two references differ somewhere by ``TELL_APART_GREY`` seen at ``scale``
+        pixels per millimetre (rounded down to a tenth)."""
+        resolution = max(0.1, np.floor(scale * 10) / 10)
+        key = (first, second, flip, resolution)
+        if key not in self._tellable_cache:
+            size = (round(self.card_mm[0] * resolution), round(self.card_mm[1] * resolution))
+            self._tellable_cache[key] = differ(self._grey[first], self._grey[second], flip, size)
+        return self._tellable_cache[key]
+
+    def _blurred(self, reference: int, flip: bool, box: PixelBox, blur: float) -> Floats:
+        """A reference's band-pass map in ``box`` (of the reference turned, if ``flip``), as
+        a camera blurring by ``blur`` reference pixels sees it (kept for the next card)."""
+        key = (reference, flip, box, blur)
+        if key not in self._blur_cache:
+            grey = self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
+            x0, y0, x1, y1 = box
+            height, width = grey.shape
+            margin = 8
+            low_x, low_y = max(0, x0 - margin), max(0, y0 - margin)
+            cut = np.ascontiguousarray(grey[low_y:min(height, y1 + margin),
+                                            low_x:min(width, x1 + margin)])
+            mapped = _band_pass(np.asarray(cv2.GaussianBlur(cut, (0, 0), blur), np.float32))
+            self._blur_cache[key] = mapped[y0 - low_y:y1 - low_y, x0 - low_x:x1 - low_x].copy()
+        return self._blur_cache[key]
