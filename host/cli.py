@@ -99,9 +99,7 @@ def _play(args: argparse.Namespace) -> int:
         if unread:
             raise BadInputError(f"{game.title} is played from the web view, no camera reads "
                                 f"its board: leave out {', '.join(unread)}")
-        if args.web is None and not args.share:
-            raise BadInputError(f"{game.title}'s moves are entered on the web view: give --web "
-                                "(this computer) or --share (phones on the network)")
+        table_runner.need_web(game, args.web is not None or args.share)
     args.camera = args.camera or "0"
     # An unenrolled deck fails before the camera opens.
     deck = DeckChoice.chosen(args.game, args.deck, args.references)

@@ -58,14 +58,13 @@ def play(game: Game, players: int, first: int, app: AppContext,
     """Referee a real table through the camera (its cards read with ``deck``, by default
     Conductor's own faces): the first settled table is the opening. A game no camera reads
     is played from the moves players enter on the web view."""
+    game.check_seats(players, first)
     if game.played_on_web:
-        game.check_seats(players, first)
-        _need_web(game, app)
+        need_web(game, app.web is not None)
         with board_lights(app.board, app.say) as lights:
             return play_on_web(game, players, first, app, lights)
     if game.pipeline is None:
         raise BadInputError(f"{game.title} has no play yet: the camera cannot read its table")
-    game.check_seats(players, first)
     opener = open_camera(app.camera)
     with board_lights(app.board, app.say) as lights:
         return play_at_table(game, players, first, app, opener, lights, deck=deck)
@@ -81,16 +80,9 @@ def resume(game: Game, game_id: int, app: AppContext) -> int:
     if mode != "table" or (game.pipeline is None and not game.played_on_web):
         raise BadInputError(f"game {game_id} cannot be resumed (it was a {mode})")
     if game.played_on_web:
-        _need_web(game, app)
-    else:
-        deck = DeckChoice.journaled(game.name, game_id, settings)
+        return _resume_on_web(game, game_id, app)
+    deck = DeckChoice.journaled(game.name, game_id, settings)
     session = Session.resume(app.journal, game_id, game.open_referee)
-    if game.played_on_web:
-        app.say(f"Resuming game {game_id} after {session.turns} {game.turn_word}")
-        _say(app, game.show(session.referee))
-        with board_lights(app.board, app.say) as lights:
-            return play_on_web(game, session.referee.turn_indicator().seats, 0, app, lights,
-                               resumed=session)
     app.say(f"Resuming game {game_id} after {session.turns} {game.turn_word}: "
             "put the table as shown")
     if deck.references is not None:
@@ -100,6 +92,17 @@ def resume(game: Game, game_id: int, app: AppContext) -> int:
     with board_lights(app.board, app.say) as lights:
         return play_at_table(game, session.referee.turn_indicator().seats, 0, app, opener,
                              lights, resumed=session, deck=deck)
+
+
+def _resume_on_web(game: Game, game_id: int, app: AppContext) -> int:
+    """A game played from the web view goes on from its journal, its moves entered there."""
+    need_web(game, app.web is not None)
+    session = Session.resume(app.journal, game_id, game.open_referee)
+    app.say(f"Resuming game {game_id} after {session.turns} {game.turn_word}")
+    _say(app, game.show(session.referee))
+    with board_lights(app.board, app.say) as lights:
+        return play_on_web(game, session.referee.turn_indicator().seats, 0, app, lights,
+                           resumed=session)
 
 
 def _resume_demo(game: Game, game_id: int, settings: Mapping[str, Any], app: AppContext) -> int:
@@ -281,8 +284,9 @@ def _table_loop(game: Game, session: Session[Any], app: AppContext,
     )
 
 
-def _need_web(game: Game, app: AppContext) -> None:
-    if app.web is None:
+def need_web(game: Game, web_given: bool) -> None:
+    """BadInputError unless the web view is on for a game whose moves are entered there."""
+    if not web_given:
         raise BadInputError(f"{game.title}'s moves are entered on the web view: give --web "
                             "(this computer) or --share (phones on the network)")
 
