@@ -19,6 +19,7 @@ The markers give the table plane, so the frame is looked at from straight above
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -360,17 +361,21 @@ class OutlineFinder:
         sx, sy = sampled[..., 0], sampled[..., 1]
         # The rim's normals point along the card's axes, so turned they are (cos, sin) or
         # (-sin, cos), either way: the gradient across the rim is its x or y component
-        # turned.
-        sideways = normals[:, 0] != 0
+        # turned. The rim lists its sides one after the other, so each side is a block of
+        # columns (masking columns out would copy them).
         along = np.empty_like(sx)
-        along[:, sideways] = np.abs(sx[:, sideways] * c + sy[:, sideways] * s)
-        along[:, ~sideways] = np.abs(sy[:, ~sideways] * c - sx[:, ~sideways] * s)
+        side = self.rim.side[::every]
+        for first, last in _runs(side):
+            part = slice(first, last)
+            if normals[first, 0] != 0:
+                np.abs(sx[:, part] * c + sy[:, part] * s, out=along[:, part])
+            else:
+                np.abs(sy[:, part] * c - sx[:, part] * s, out=along[:, part])
         aligned = along > ALONG * np.hypot(sx, sy)
         on_edge = aligned & (along > EDGE_STRENGTH)
         fit = (np.minimum(along, FIT_CAP) * aligned).mean(axis=1)
         if not by_side:
             return fit, on_edge.mean(axis=1), np.zeros((len(fit), 0), np.float32)
-        side = self.rim.side[::every]
         sides = np.stack([on_edge[:, side == k].mean(axis=1) for k in range(4)], axis=1)
         return fit, on_edge.mean(axis=1), sides
 
@@ -540,6 +545,12 @@ def _merged(windows: list[Window]) -> list[Window]:
                 return _merged([*rest, (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]),
                                         max(a[3], b[3]))])
     return windows
+
+
+def _runs(labels: npt.NDArray[np.int64]) -> list[tuple[int, int]]:
+    """The runs of equal neighbours in ``labels``: (first, last + 1) of each."""
+    return list(itertools.pairwise([0, *(np.flatnonzero(np.diff(labels)) + 1).tolist(),
+                                    len(labels)]))
 
 
 def _listed(numbers: npt.NDArray[np.int32]) -> tuple[npt.NDArray[np.int64],

@@ -231,7 +231,9 @@ class CardReferences:
             # The classifier learnt from simulation, which flatters; the twin is named only if
             # the references themselves agree, against every twin of another name.
             for other, other_flip in group:
-                if self.names[other] != self.names[best]:
+                # Once unsure at or below 0 the card is unnamed with confidence 0 whatever
+                # the rest say: no need to compare them.
+                if self.names[other] != self.names[best] and sure > 0:
                     sure = min(sure, self._pairs.clear(frame, ways[turned], best, other,
                                                        other_flip != flip))
         else:
