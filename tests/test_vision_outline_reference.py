@@ -1,11 +1,14 @@
 """The outline search's faster steps against plain reference versions of them, on seeded
-tables of every deck style: what the search finds must not depend on how fast it is."""
+tables of every deck style, and naming's shortcut: what the search finds and what naming says
+must not depend on how fast they are."""
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
 
+import vision.recognize
+import vision.twin_check
 from vision.deck_scene import render_spread
 from vision.imaging import Image
 from vision.markers import TableFinder
@@ -115,3 +118,36 @@ def test_the_fast_steps_give_what_the_plain_ones_do(style: str, level: str, seed
     expected_fit, expected_support = _reference_fit(finder, gradient, centres, turns)
     assert np.array_equal(fit, expected_fit), (style, level, seed)
     assert np.array_equal(support, expected_support), (style, level, seed)
+
+
+@pytest.mark.parametrize("verdict", [0.5, 0.0, -0.4])
+def test_the_pair_check_only_lowers_a_twin_verdict_so_an_unsure_twin_skips_it(
+        verdict: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Naming skips the pair check once the classifier's verdict is at or below 0. That is
+    right only while the check can lower the verdict and never raise it: a check answering
+    far more must read as one answering the verdict itself (0.5), and once at or below 0 the
+    card must read the same (unnamed, confidence 0) whatever the check would answer."""
+    deck = styled_deck("artwork", 1)
+    references = vision.recognize.CardReferences(deck.deck.name, deck.card_mm, {
+        card.id: [deck.face(card.id, 6.0)] for card in deck.deck.cards})
+    image, truth = render_spread(deck, 4101, "easy")
+    which_twin = vision.recognize.CardReferences._which_twin
+
+    def twin_with_verdict(*args: object) -> tuple[int, float]:
+        member, _ = which_twin(*args)  # type: ignore[arg-type]
+        return member, verdict
+
+    monkeypatch.setattr(vision.recognize.CardReferences, "_which_twin", twin_with_verdict)
+    readings = []
+    for answer in (5.0, verdict if verdict > 0 else -3.0):
+        monkeypatch.setattr(vision.twin_check.PairCheck, "clear", lambda *_, a=answer: a)
+        readings.append([references.read(image, card.corners) for card in truth.cards
+                         if not card.occluded])
+    # The artwork deck's cards are all near twins: many unnamed at the verdict, none named.
+    assert sum(reading.name is None for reading in readings[0]) > 5, verdict
+    for first, second in zip(*readings, strict=True):
+        assert (first.name, first.confidence, first.turned, first.score) == (
+            second.name, second.confidence, second.turned, second.score), verdict
+        assert np.array_equal(first.corners, second.corners), verdict
+        if verdict <= 0:
+            assert first.name is None and first.confidence == 0.0, verdict
