@@ -211,10 +211,17 @@ class CardReferences:
         # card now lies.
         shortlist += [candidate for candidate in self._shortlist(frame, ways)
                       if candidate not in shortlist]
-        observed = [self._fine_sample(frame, way, PAD) for way in ways]
+        # The card's map either way round, sampled only if a candidate or its twin needs it.
+        observed: dict[bool, Floats] = {}
+
+        def seen(turned: bool) -> Floats:
+            if turned not in observed:
+                observed[turned] = self._fine_sample(frame, ways[turned], PAD)
+            return observed[turned]
+
         scored: dict[str, tuple[float, int, bool]] = {}
         for reference, turned in shortlist:
-            score = _ncc(observed[turned], self._fine[reference])
+            score = _ncc(seen(turned), self._fine[reference])
             name = self.names[reference]
             if score > scored.get(name, (-2.0, 0, False))[0]:
                 scored[name] = (score, reference, turned)
@@ -227,7 +234,7 @@ class CardReferences:
             member, sure = self._which_twin(frame, ways[turned], group, boxes)
             best, flip = group[member]
             turned = turned != flip
-            score = _ncc(observed[turned], self._fine[best]) if member else score
+            score = _ncc(seen(turned), self._fine[best]) if member else score
             # The classifier learnt from simulation, which flatters; the twin is named only if
             # the references themselves agree, against every twin of another name.
             for other, other_flip in group:
