@@ -283,10 +283,10 @@ def styled_latency(frames: int) -> None:
         laid = spread_layout(deck, 2000 + seed)[:28]
         images.append(photograph(lay_table(laid, look, faces=deck), 0, hands=0)[0])
     # The twin classifiers of these cards' resolutions are learnt once (kept for the session,
-    # a first frame's cost, reported in docs/vision.md), not on every timed frame.
-    warm = Pipeline(deck=deck.deck.name, references=references)
+    # a first frame's cost, reported in docs/vision.md), not on every timed frame: each table
+    # read fresh, as the timed frames are (one pipeline would keep the last table's markers).
     for image in images:
-        warm.read(image)
+        Pipeline(deck=deck.deck.name, references=references).read(image)
     times, cpu = [], []
     for index in range(frames):
         pipeline = Pipeline(deck=deck.deck.name, references=references)
