@@ -7,7 +7,8 @@ in windows round the changes alone (``OutlineFinder.changes``); a change over ha
 searched as a new table. A card found again whose outline has not moved (1.5 mm, 1.5 degrees)
 and whose pixels have not changed keeps its name without being read again. An outline that
 matches no enrolled card at all (``CARD_SCORE``) is not a card: a cloth's pattern or a hand's
-edge that happened to look like a card's outline.
+edge that happened to look like a card's outline. Nor is an outline too unlike every card to
+be named (``MIN_SCORE``) that shows only the cloth or covers a marker (``vision.cloth``).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from vision.cloth import ghosts
 from vision.imaging import Image, Matrix, Points, transform_points
 from vision.outline import Changes, Outline, OutlineFinder, Window, apart, raw_outlines
-from vision.recognize import CARD_SCORE, CardReferences, Reading
+from vision.recognize import CARD_SCORE, MIN_SCORE, CardReferences, Reading
 
 CANDIDATE_OVERLAP = 0.6
 """Overlap (share of a card) of outlines that are all named before the better is kept."""
@@ -135,6 +137,7 @@ class DeckReader:
         cards = [cards[index] for index in apart(
             [card.table_corners for card in cards if card.table_corners is not None],
             [card.reading.score for card in cards], self.references.card_mm)]
+        cards = _without_ghosts(colour, image_to_table, cards)
         self._last = cards
         return cards
 
@@ -155,6 +158,18 @@ class DeckReader:
                 wrapped = abs(outline.degrees - before.degrees) > 90.0
                 return replace(card.reading, turned=card.reading.turned != wrapped)
         return None
+
+
+def _without_ghosts(frame: Image, image_to_table: Matrix, cards: list[SeenCard]
+                    ) -> list[SeenCard]:
+    """``cards`` without the outlines that show only the cloth or a marker
+    (``vision.cloth.ghosts``): doubtful ones only, matching no card enough to be named."""
+    outlines = [card.table_corners for card in cards if card.table_corners is not None]
+    doubtful = [card.reading.name is None and card.reading.score < MIN_SCORE for card in cards]
+    if len(outlines) < len(cards) or not any(doubtful):
+        return cards
+    verdict = ghosts(frame, image_to_table, outlines, doubtful)
+    return [card for card, ghost in zip(cards, verdict, strict=True) if not ghost]
 
 
 def _same_table(before: Matrix, now: Matrix, finder: OutlineFinder) -> bool:
