@@ -42,8 +42,8 @@ def _read(deck: StyledDeck, seed: int, level: str, references: CardReferences,
     image, truth = render_spread(deck, seed, level)
     with monkeypatch.context() as patch:
         if not with_rule:
-            patch.setattr(deck_reader, "ghosts", lambda frame, to_table, outlines, doubtful:
-                          [False] * len(outlines))
+            patch.setattr(deck_reader, "ghosts", lambda frame, to_table, outlines, doubtful,
+                          sure: [False] * len(outlines))
         cards = DeckReader(references).read(image, _homography(image))
     return cards, truth
 
@@ -108,15 +108,22 @@ def test_an_unnamed_outline_on_a_marker_or_on_bare_cloth_is_a_ghost_a_card_is_no
     bare = next(outline for x in range(120, 800, 20) for y in range(120, 600, 20)
                 if not _touches((outline := _outline_at((x, y), 30.0)), cards))
     outlines = [*cards, on_marker, bare]
-    verdict = ghosts(image, to_table, outlines, [True] * len(outlines))
-    assert verdict[-2:] == [True, True]
-    # Real cards are not ghosts, even when doubtful; nothing not doubtful is ever one.
-    assert not any(verdict[:-2])
-    assert not any(ghosts(image, to_table, outlines, [False] * len(outlines)))
-    cloth = Cloth.of(image, to_table, outlines)
+    # Every real card named but one, which is only sure to be a card (matches one well).
+    sure = [True] * len(cards) + [False, False]
+    verdict = ghosts(image, to_table, outlines, [False] * (len(cards) - 1) + [True] * 3, sure)
+    assert verdict == [False] * len(cards) + [True, True]
+    assert not any(ghosts(image, to_table, outlines, [False] * len(outlines), sure))
+    cloth = Cloth.of(image, to_table, outlines, sure)
     assert cloth is not None
-    assert cloth.share(bare, cards) > 0.9
-    assert max(cloth.share(card, [o for o in cards if o is not card]) for card in cards) < 0.5
+    assert min(cloth.shares(bare, cards)) > 0.9
+    for card in cards:  # neither a card nor any half of it shows the cloth
+        assert max(cloth.shares(card, [other for other in cards if other is not card])) < 0.5
+    # Half on a card, half on the cloth: the half on the cloth tells.
+    shifted = next(outline for corners in cards if not _touches(
+        (outline := _outline_at((corners[:, 0].mean(), corners[:, 1].mean() + 50.0))),
+        [other for other in cards if other is not corners]))
+    whole, half = cloth.shares(shifted, [])
+    assert whole < 0.7 < 0.85 < half
 
 
 def _touches(outline: Points, cards: list[Points]) -> bool:
@@ -131,9 +138,9 @@ def test_a_table_covered_in_outlines_has_no_cloth_to_learn() -> None:
     to_table = np.asarray(np.linalg.inv(truth.table_to_image), np.float64)
     everywhere = [_outline_at((x, y)) for x in range(0, 950, 50) for y in range(0, 770, 70)
                   if min(np.hypot(x - mx, y - my) for mx, my in MARKER_CENTRES_MM.values()) > 35]
-    assert Cloth.of(image, to_table, everywhere) is None
+    assert Cloth.of(image, to_table, everywhere, [True] * len(everywhere)) is None
     # Nothing learnt, nothing judged by the cloth: only the marker's outline is a ghost.
     marker = MARKER_CENTRES_MM[0]
     verdict = ghosts(image, to_table, [*everywhere, _outline_at(marker)],
-                     [True] * (len(everywhere) + 1))
+                     [True] * (len(everywhere) + 1), [False] * (len(everywhere) + 1))
     assert verdict == [False] * len(everywhere) + [True]

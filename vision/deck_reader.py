@@ -7,8 +7,8 @@ in windows round the changes alone (``OutlineFinder.changes``); a change over ha
 searched as a new table. A card found again whose outline has not moved (1.5 mm, 1.5 degrees)
 and whose pixels have not changed keeps its name without being read again. An outline that
 matches no enrolled card at all (``CARD_SCORE``) is not a card: a cloth's pattern or a hand's
-edge that happened to look like a card's outline. Nor is an outline too unlike every card to
-be named (``MIN_SCORE``) that shows only the cloth or covers a marker (``vision.cloth``).
+edge that happened to look like a card's outline. Nor is an unnamed outline that shows the
+cloth (all of it, or half of it) or covers a marker (``vision.cloth``).
 """
 
 from __future__ import annotations
@@ -162,13 +162,14 @@ class DeckReader:
 
 def _without_ghosts(frame: Image, image_to_table: Matrix, cards: list[SeenCard]
                     ) -> list[SeenCard]:
-    """``cards`` without the outlines that show only the cloth or a marker
-    (``vision.cloth.ghosts``): doubtful ones only, matching no card enough to be named."""
+    """``cards`` without the unnamed outlines that show the cloth or a marker
+    (``vision.cloth.ghosts``)."""
     outlines = [card.table_corners for card in cards if card.table_corners is not None]
-    doubtful = [card.reading.name is None and card.reading.score < MIN_SCORE for card in cards]
+    doubtful = [card.reading.name is None for card in cards]
     if len(outlines) < len(cards) or not any(doubtful):
         return cards
-    verdict = ghosts(frame, image_to_table, outlines, doubtful)
+    sure = [card.reading.name is not None or card.reading.score >= MIN_SCORE for card in cards]
+    verdict = ghosts(frame, image_to_table, outlines, doubtful, sure)
     return [card for card, ghost in zip(cards, verdict, strict=True) if not ghost]
 
 
