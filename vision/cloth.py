@@ -62,7 +62,7 @@ class Cloth:
         scale = CLOTH_PX_PER_MM
         to_view = np.array([[scale, 0, 0], [0, scale, 0], [0, 0, 1]], np.float64) @ image_to_table
         size = (round(TABLE_WIDTH_MM * scale), round(TABLE_HEIGHT_MM * scale))
-        view = cv2.warpPerspective(frame, to_view, size, flags=cv2.INTER_AREA,
+        view = cv2.warpPerspective(frame, to_view, size, flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
         step = 256 // LEVELS
         quantized = np.asarray(view, np.int32) // step
@@ -97,9 +97,12 @@ class Cloth:
         """Share of the outline at ``corners`` (table millimetres) showing the cloth's colours,
         counting only its part not under one of ``others`` (1.0 when all of it is), and the
         largest such share of its four halves (top, bottom, left, right; 0.0 when under)."""
-        scale = CLOTH_PX_PER_MM
         # Another card's margin (its shadow) is left out here as it is from the cloth's sample.
-        free = _covered(self.bins.shape, others) == 0
+        return self._shares(corners, _covered(self.bins.shape, others) == 0)
+
+    def _shares(self, corners: Points, free: npt.NDArray[np.bool_]) -> tuple[float, float]:
+        """``shares``, counting only the outline's pixels that are ``free``."""
+        scale = CLOTH_PX_PER_MM
         top_left, top_right, bottom_right, bottom_left = corners
         left, right = (top_left + bottom_left) / 2, (top_right + bottom_right) / 2
         top, bottom = (top_left + top_right) / 2, (bottom_left + bottom_right) / 2
@@ -151,9 +154,11 @@ def ghosts(frame: Image, image_to_table: Matrix, outlines: list[Points], doubtfu
     cloth = Cloth.of(frame, image_to_table, outlines, sure) if judged else None
     if cloth is None:
         return verdict
+    # How many outlines (with their margins) cover each pixel: the others' are that less its own.
+    own = [_covered(cloth.bins.shape, [corners]) > 0 for corners in outlines]
+    count = np.sum(own, axis=0)
     for index in judged:
-        others = [corners for other, corners in enumerate(outlines) if other != index]
-        whole, half = cloth.shares(outlines[index], others)
+        whole, half = cloth._shares(outlines[index], count - own[index] == 0)
         verdict[index] = whole >= CLOTH_ONLY or half >= HALF_ON_CLOTH
     return verdict
 

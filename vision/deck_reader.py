@@ -119,6 +119,7 @@ class DeckReader:
                                                         CANDIDATE_OVERLAP, window)
                         if changes.touches(outline.corners)]
             cards = [card for card in self._last if not _touched(card, changes)]
+        kept = [id(card) for card in cards]
         to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
         # Outlines that overlap much are all named, then the better named kept: along a line
         # of touching cards an outline straddling two can fit the edges as well as the true
@@ -137,7 +138,7 @@ class DeckReader:
         cards = [cards[index] for index in apart(
             [card.table_corners for card in cards if card.table_corners is not None],
             [card.reading.score for card in cards], self.references.card_mm)]
-        cards = _without_ghosts(colour, image_to_table, cards)
+        cards = _without_ghosts(colour, image_to_table, cards, kept)
         self._last = cards
         return cards
 
@@ -160,12 +161,13 @@ class DeckReader:
         return None
 
 
-def _without_ghosts(frame: Image, image_to_table: Matrix, cards: list[SeenCard]
-                    ) -> list[SeenCard]:
+def _without_ghosts(frame: Image, image_to_table: Matrix, cards: list[SeenCard],
+                    kept: list[int]) -> list[SeenCard]:
     """``cards`` without the unnamed outlines that show the cloth or a marker
-    (``vision.cloth.ghosts``)."""
+    (``vision.cloth.ghosts``); those ``kept`` from the last frame (by ``id``) were judged
+    when found."""
     outlines = [card.table_corners for card in cards if card.table_corners is not None]
-    doubtful = [card.reading.name is None for card in cards]
+    doubtful = [card.reading.name is None and id(card) not in kept for card in cards]
     if len(outlines) < len(cards) or not any(doubtful):
         return cards
     sure = [card.reading.name is not None or card.reading.score >= MIN_SCORE for card in cards]
