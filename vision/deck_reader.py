@@ -7,7 +7,8 @@ in windows round the changes alone (``OutlineFinder.changes``); a change over ha
 searched as a new table. A card found again whose outline has not moved (1.5 mm, 1.5 degrees)
 and whose pixels have not changed keeps its name without being read again. An outline that
 matches no enrolled card at all (``CARD_SCORE``) is not a card: a cloth's pattern or a hand's
-edge that happened to look like a card's outline.
+edge that happened to look like a card's outline. Nor is an unnamed outline that shows the
+cloth (all of it, or half of it) or covers a marker (``vision.cloth``).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from vision.cloth import ghosts
 from vision.imaging import Image, Matrix, Points, transform_points
 from vision.outline import Changes, Outline, OutlineFinder, Window, apart, raw_outlines
-from vision.recognize import CARD_SCORE, CardReferences, Reading
+from vision.recognize import CARD_SCORE, MIN_SCORE, CardReferences, Reading
 
 CANDIDATE_OVERLAP = 0.6
 """Overlap (share of a card) of outlines that are all named before the better is kept."""
@@ -117,6 +119,7 @@ class DeckReader:
                                                         CANDIDATE_OVERLAP, window)
                         if changes.touches(outline.corners)]
             cards = [card for card in self._last if not _touched(card, changes)]
+        kept = [id(card) for card in cards]
         to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
         # Outlines that overlap much are all named, then the better named kept: along a line
         # of touching cards an outline straddling two can fit the edges as well as the true
@@ -135,6 +138,7 @@ class DeckReader:
         cards = [cards[index] for index in apart(
             [card.table_corners for card in cards if card.table_corners is not None],
             [card.reading.score for card in cards], self.references.card_mm)]
+        cards = _without_ghosts(colour, image_to_table, cards, kept)
         self._last = cards
         return cards
 
@@ -155,6 +159,20 @@ class DeckReader:
                 wrapped = abs(outline.degrees - before.degrees) > 90.0
                 return replace(card.reading, turned=card.reading.turned != wrapped)
         return None
+
+
+def _without_ghosts(frame: Image, image_to_table: Matrix, cards: list[SeenCard],
+                    kept: list[int]) -> list[SeenCard]:
+    """``cards`` without the unnamed outlines that show the cloth or a marker
+    (``vision.cloth.ghosts``); those ``kept`` from the last frame (by ``id``) were judged
+    when found."""
+    outlines = [card.table_corners for card in cards if card.table_corners is not None]
+    doubtful = [card.reading.name is None and id(card) not in kept for card in cards]
+    if len(outlines) < len(cards) or not any(doubtful):
+        return cards
+    sure = [card.reading.name is not None or card.reading.score >= MIN_SCORE for card in cards]
+    verdict = ghosts(frame, image_to_table, outlines, doubtful, sure)
+    return [card for card, ghost in zip(cards, verdict, strict=True) if not ghost]
 
 
 def _same_table(before: Matrix, now: Matrix, finder: OutlineFinder) -> bool:
