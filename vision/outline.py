@@ -84,6 +84,21 @@ change (a block's edge, blur)."""
 WINDOW_SLACK_MM = 12.0
 """Margin of a search window beyond the cards that may touch a change: how far a pose moves
 while it is refined, plus the gradient's reach."""
+LINE_SCAN_MM = 1.0
+"""Spacing of the samples along a line's two long sides when its ends are looked for."""
+LINE_BAND_MM = (-1.2, 0.0, 1.2)
+"""Offsets across a line's side at which an edge counts as the side's (cards of a line lie a
+little off its straight course)."""
+LINE_TURNS = (-1.0, -0.5, 0.0, 0.5, 1.0)
+"""Turns (degrees) of a line tried round its first card's: the line's course."""
+LINE_CLOSE_MM = 4.0
+"""Length of a break in a line's sides still bridged (a gap between cards, a glare spot)."""
+LINE_END_MM = 1.0
+"""How far a line's end lies beyond the last sample whose two sides show (the rounded
+corner)."""
+LINE_PITCH_SLACK_MM = 2.5
+"""How far a line's card pitch, from its length and its count of cards, may lie off the card's
+width plus ``LINE_GAP_MM``."""
 WHOLE_TABLE_SHARE = 0.5
 """Share of the top-down view above which a change is searched as a whole new table."""
 
@@ -217,6 +232,7 @@ class OutlineFinder:
         cards = cards.chosen(np.all([np.hypot(*(on_table - marker).T) >= MARKER_SIZE_MM
                                      for marker in MARKER_CENTRES_MM.values()], axis=0))
         cards = cards.joined(self._along_lines(gradient, cards))
+        cards = self._placed_lines(gradient, cards)
         for (cx, cy), turn, support in zip(cards.centres, cards.turns, cards.support,
                                            strict=True):
             centre = ((cx + left) / scale - REACH_MM, (cy + top) / scale - REACH_MM)
@@ -469,6 +485,98 @@ class OutlineFinder:
                     walks.append((poses.centres[index], float(poses.turns[index]), side,
                                   walked))
         return functools.reduce(_Poses.joined, taken, _Poses.none())
+
+    def _placed_lines(self, gradient: Floats, cards: _Poses) -> _Poses:
+        """Lines of touching cards placed whole: card by card, a card's pose is pulled by
+        whatever edges lie inside a line (Rollecate's rails repeat card after card, so an
+        outline a rail's spacing off fits them as well as the true one), but the line's two
+        long sides begin and end with the line.
+
+        From each card found (best first), the sides along its width are followed both ways;
+        where both stop is the line's ends. A line holding a whole number of cards (two or
+        more, its pitch within ``LINE_PITCH_SLACK_MM``) is cut into them evenly, each refined
+        a little, and replaces every card found inside it.
+        """
+        scale = TOPDOWN_PX_PER_MM
+        width, height = self.card_mm
+        reach = LINE_ROUNDS * (width + LINE_GAP_MM) + width
+        along = np.arange(-reach, reach + 1e-6, LINE_SCAN_MM)
+        middle = len(along) // 2
+        own = np.abs(along) <= width / 2 - CORNER_MARGIN_MM - 3.5
+        close = round(LINE_CLOSE_MM / LINE_SCAN_MM) | 1
+        lines: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], float, float]] = []
+        placed: list[_Poses] = []
+        for index in np.argsort(-cards.support):
+            centre, turn = cards.centres[index], float(cards.turns[index])
+            if any(_inside(centre, *line) for line in lines):
+                continue
+            best: tuple[int, float, float, float] | None = None
+            for offset in LINE_TURNS:
+                radians = np.radians(turn + offset)
+                course = np.array([np.cos(radians), np.sin(radians)])
+                normal = np.array([-course[1], course[0]])
+                both = np.ones(len(along), bool)
+                for side in (-1.0, 1.0):
+                    shown = np.zeros(len(along), bool)
+                    for band in LINE_BAND_MM:
+                        points = (centre[None] + (along[:, None] * course[None]
+                                  + (side * height / 2 + band) * normal[None]) * scale)
+                        shown |= _on_edge(gradient, points, normal)
+                    both &= shown
+                both = cv2.morphologyEx(both.astype(np.uint8)[None], cv2.MORPH_CLOSE,
+                                        np.ones((1, close), np.uint8))[0] > 0
+                if both[own].mean() < 0.8:
+                    continue
+                off = np.flatnonzero(~both)
+                start = off[off < middle].max(initial=-1) + 1
+                end = off[off > middle].min(initial=len(along)) - 1
+                if start == 0 or end == len(along) - 1:
+                    continue  # the sides run on past the reach: a cloth's stripes
+                if best is None or end - start > best[0]:
+                    best = (int(end - start), turn + offset, float(along[start]),
+                            float(along[end]))
+            if best is None:
+                continue
+            _, line_turn, first, last = best
+            length = last - first + 2 * LINE_END_MM
+            count = round((length + LINE_GAP_MM) / (width + LINE_GAP_MM))
+            pitch = (length + LINE_GAP_MM) / max(count, 1)
+            if count < 2 or abs(pitch - width - LINE_GAP_MM) > LINE_PITCH_SLACK_MM:
+                continue
+            radians = np.radians(line_turn)
+            course = np.array([np.cos(radians), np.sin(radians)])
+            spots = first - LINE_END_MM + (np.arange(count) + 0.5) * pitch - LINE_GAP_MM / 2
+            centres = centre[None] + spots[:, None] * course[None] * scale
+            poses = self._refine(gradient, centres, np.full(count, line_turn),
+                                 REFINE_STEPS[-3:], merge=False)
+            middle_spot = centre + (first + last) / 2 * course * scale
+            lines.append((middle_spot, course, length / 2 * scale, height / 2 * scale))
+            placed.append(poses)
+        if not lines:
+            return cards
+        outside = np.array([not any(_inside(spot, *line) for line in lines)
+                            for spot in cards.centres], bool)
+        return functools.reduce(_Poses.joined, placed, cards.chosen(outside))
+
+
+def _inside(spot: npt.NDArray[np.float64], middle: npt.NDArray[np.float64],
+            course: npt.NDArray[np.float64], half_length: float, half_across: float) -> bool:
+    """Whether a card's centre (view pixels) lies on a line placed whole (its middle, course,
+    half its length and half its breadth)."""
+    offset = spot - middle
+    across = abs(float(offset @ np.array([-course[1], course[0]])))
+    return abs(float(offset @ course)) < half_length and across < half_across
+
+
+def _on_edge(gradient: Floats, points: npt.NDArray[np.float64],
+             normal: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Whether an edge running across ``normal`` lies at each of ``points`` (view pixels)."""
+    sampled = cv2.remap(gradient, points[:, 0:1].astype(np.float32),
+                        points[:, 1:2].astype(np.float32), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_CONSTANT)[:, 0]
+    across = np.abs(sampled[:, 0] * normal[0] + sampled[:, 1] * normal[1])
+    return np.asarray((across > ALONG * np.hypot(sampled[:, 0], sampled[:, 1]))
+                      & (across > EDGE_STRENGTH), bool)
 
 
 @dataclass(frozen=True)
