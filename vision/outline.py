@@ -91,12 +91,17 @@ LINE_BAND_MM = (-1.2, 0.0, 1.2)
 little off its straight course)."""
 LINE_TURNS = (-1.0, -0.5, 0.0, 0.5, 1.0)
 """Turns (degrees) of a line tried round its first card's: the line's course."""
-LINE_CLOSE_MM = 4.0
+LINE_CLOSE_MM = 12.0
 """Length of a break in a line's sides still bridged (a gap between cards, a glare spot)."""
+LINE_DENSITY_MM = 8.0
+"""Length over which the share of a line's side lying on edges is taken..."""
+LINE_DENSITY = 0.4
+"""...which each of its two long sides needs all along the line (a blurred, low-contrast
+side is patchy)."""
 LINE_END_MM = 1.0
 """How far a line's end lies beyond the last sample whose two sides show (the rounded
 corner)."""
-LINE_PITCH_SLACK_MM = 2.5
+LINE_PITCH_SLACK_MM = 1.5
 """How far a line's card pitch, from its length and its count of cards, may lie off the card's
 width plus ``LINE_GAP_MM``."""
 WHOLE_TABLE_SHARE = 0.5
@@ -492,90 +497,127 @@ class OutlineFinder:
         outline a rail's spacing off fits them as well as the true one), but the line's two
         long sides begin and end with the line.
 
-        From each card found (best first), the sides along its width are followed both ways;
-        where both stop is the line's ends. A line holding a whole number of cards (two or
-        more, its pitch within ``LINE_PITCH_SLACK_MM``) is cut into them evenly, each refined
-        a little, and replaces every card found inside it.
+        Through each card found, the sides along its width are followed both ways to where
+        they stop (``_line_through``); a line holding a whole number of cards (two or more) is
+        cut into them evenly, each refined a little, and replaces every card found inside it.
+        Longer lines first: a line that a break in its sides cut short is part of a longer
+        one.
         """
+        lines = [line for line in (self._line_through(gradient, centre, float(turn))
+                                   for centre, turn in zip(cards.centres, cards.turns,
+                                                           strict=True))
+                 if line is not None]
+        kept: list[_Line] = []
+        for line in sorted(lines, key=lambda line: -line.count):
+            if not any(other.holds(spot) for other in kept for spot in line.spots()):
+                kept.append(line)
+        if not kept:
+            return cards
+        placed = [self._refine(gradient, line.spots(), np.full(line.count, line.turn),
+                               REFINE_STEPS[-3:], merge=False) for line in kept]
+        outside = np.array([not any(line.holds(spot) for line in kept)
+                            for spot in cards.centres], bool)
+        return functools.reduce(_Poses.joined, placed, cards.chosen(outside))
+
+    def _line_through(self, gradient: Floats, centre: npt.NDArray[np.float64], turn: float
+                      ) -> _Line | None:
+        """The line of touching cards a card (centre in view pixels, turn) lies in, from
+        where the two sides along its width stop showing, both ways; None if they stop at
+        the card (a card alone), run on past ``LINE_ROUNDS`` cards (a cloth's stripes), or
+        the line holds no whole number of cards."""
         scale = TOPDOWN_PX_PER_MM
         width, height = self.card_mm
         reach = LINE_ROUNDS * (width + LINE_GAP_MM) + width
         along = np.arange(-reach, reach + 1e-6, LINE_SCAN_MM)
         middle = len(along) // 2
         own = np.abs(along) <= width / 2 - CORNER_MARGIN_MM - 3.5
+        window = round(LINE_DENSITY_MM / LINE_SCAN_MM)
         close = round(LINE_CLOSE_MM / LINE_SCAN_MM) | 1
-        lines: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], float, float]] = []
-        placed: list[_Poses] = []
-        for index in np.argsort(-cards.support):
-            centre, turn = cards.centres[index], float(cards.turns[index])
-            if any(_inside(centre, *line) for line in lines):
+        radians = np.radians(turn + np.array(LINE_TURNS))
+        course = np.stack([np.cos(radians), np.sin(radians)], axis=1)  # (turns, 2)
+        normal = np.stack([-course[:, 1], course[:, 0]], axis=1)
+        across = (np.array([-1.0, 1.0])[:, None] * height / 2
+                  + np.array(LINE_BAND_MM)[None])  # (sides, bands)
+        points = (centre + (along[None, None, None, :, None] * course[:, None, None, None]
+                            + across[None, :, :, None, None] * normal[:, None, None, None])
+                  * scale)  # (turns, sides, bands, samples, 2)
+        normals = np.broadcast_to(normal[:, None, None, None], points.shape)
+        on_edge = _on_edge(gradient, points.reshape(-1, len(along), 2),
+                           normals.reshape(-1, len(along), 2))
+        shown = np.any(on_edge.reshape(points.shape[:-1]), axis=2)  # (turns, sides, samples)
+        density = np.asarray(cv2.blur(shown.reshape(-1, len(along)).astype(np.float32),
+                                      (window, 1), borderType=cv2.BORDER_CONSTANT),
+                             np.float32).reshape(shown.shape)
+        sides_shown = np.all(density >= LINE_DENSITY, axis=1).astype(np.uint8)
+        both = np.asarray(cv2.morphologyEx(sides_shown, cv2.MORPH_CLOSE,
+                                           np.ones((1, close), np.uint8)), np.uint8) > 0
+        either = np.any(shown, axis=1)
+        best: _Line | None = None
+        for row in range(len(LINE_TURNS)):
+            if both[row, own].mean() < 0.8:
                 continue
-            best: tuple[int, float, float, float] | None = None
-            for offset in LINE_TURNS:
-                radians = np.radians(turn + offset)
-                course = np.array([np.cos(radians), np.sin(radians)])
-                normal = np.array([-course[1], course[0]])
-                both = np.ones(len(along), bool)
-                for side in (-1.0, 1.0):
-                    shown = np.zeros(len(along), bool)
-                    for band in LINE_BAND_MM:
-                        points = (centre[None] + (along[:, None] * course[None]
-                                  + (side * height / 2 + band) * normal[None]) * scale)
-                        shown |= _on_edge(gradient, points, normal)
-                    both &= shown
-                both = cv2.morphologyEx(both.astype(np.uint8)[None], cv2.MORPH_CLOSE,
-                                        np.ones((1, close), np.uint8))[0] > 0
-                if both[own].mean() < 0.8:
-                    continue
-                off = np.flatnonzero(~both)
-                start = off[off < middle].max(initial=-1) + 1
-                end = off[off > middle].min(initial=len(along)) - 1
-                if start == 0 or end == len(along) - 1:
-                    continue  # the sides run on past the reach: a cloth's stripes
-                if best is None or end - start > best[0]:
-                    best = (int(end - start), turn + offset, float(along[start]),
-                            float(along[end]))
-            if best is None:
-                continue
-            _, line_turn, first, last = best
-            length = last - first + 2 * LINE_END_MM
+            off = np.flatnonzero(~both[row])
+            start = int(off[off < middle].max(initial=-1)) + 1
+            end = int(off[off > middle].min(initial=len(along))) - 1
+            if start == 0 or end == len(along) - 1:
+                continue  # the sides run on past the reach: a cloth's stripes
+            # The run's ends are blurred by the density's window: the outermost edge seen
+            # near each is the line's.
+            start += int(np.argmax(either[row, start:start + window]))
+            end -= int(np.argmax(either[row, end - window + 1:end + 1][::-1]))
+            length = float(along[end] - along[start]) + 2 * LINE_END_MM
             count = round((length + LINE_GAP_MM) / (width + LINE_GAP_MM))
             pitch = (length + LINE_GAP_MM) / max(count, 1)
             if count < 2 or abs(pitch - width - LINE_GAP_MM) > LINE_PITCH_SLACK_MM:
                 continue
-            radians = np.radians(line_turn)
-            course = np.array([np.cos(radians), np.sin(radians)])
-            spots = first - LINE_END_MM + (np.arange(count) + 0.5) * pitch - LINE_GAP_MM / 2
-            centres = centre[None] + spots[:, None] * course[None] * scale
-            poses = self._refine(gradient, centres, np.full(count, line_turn),
-                                 REFINE_STEPS[-3:], merge=False)
-            middle_spot = centre + (first + last) / 2 * course * scale
-            lines.append((middle_spot, course, length / 2 * scale, height / 2 * scale))
-            placed.append(poses)
-        if not lines:
-            return cards
-        outside = np.array([not any(_inside(spot, *line) for line in lines)
-                            for spot in cards.centres], bool)
-        return functools.reduce(_Poses.joined, placed, cards.chosen(outside))
+            if best is None or count > best.count:
+                first = centre + (along[start] - LINE_END_MM) * course[row] * scale
+                best = _Line(first, course[row], float(turn + LINE_TURNS[row]), count,
+                             pitch * scale, width * scale, height * scale)
+        return best
 
 
-def _inside(spot: npt.NDArray[np.float64], middle: npt.NDArray[np.float64],
-            course: npt.NDArray[np.float64], half_length: float, half_across: float) -> bool:
-    """Whether a card's centre (view pixels) lies on a line placed whole (its middle, course,
-    half its length and half its breadth)."""
-    offset = spot - middle
-    across = abs(float(offset @ np.array([-course[1], course[0]])))
-    return abs(float(offset @ course)) < half_length and across < half_across
+@dataclass(frozen=True)
+class _Line:
+    """A line of touching cards placed whole, in the top-down view (pixels)."""
+
+    first: npt.NDArray[np.float64]
+    """Where the line begins: the middle of its first card's outer side."""
+    course: npt.NDArray[np.float64]
+    """Unit vector along the line."""
+    turn: float
+    """The cards' turn (degrees)."""
+    count: int
+    """How many cards it holds."""
+    pitch: float
+    """Distance between neighbouring cards' centres."""
+    width: float
+    height: float
+    """A card's size."""
+
+    def spots(self) -> npt.NDArray[np.float64]:
+        """The cards' centres."""
+        steps = (np.arange(self.count) + 0.5) * self.pitch - (self.pitch - self.width) / 2
+        return np.asarray(self.first[None] + steps[:, None] * self.course[None], np.float64)
+
+    def holds(self, spot: npt.NDArray[np.float64]) -> bool:
+        """Whether a card's centre lies on the line (within its length, and half a card's
+        height across it)."""
+        offset = spot - self.first
+        along = float(offset @ self.course)
+        across = abs(float(offset @ np.array([-self.course[1], self.course[0]])))
+        return 0 < along < self.count * self.pitch and across < self.height / 2
 
 
 def _on_edge(gradient: Floats, points: npt.NDArray[np.float64],
-             normal: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
-    """Whether an edge running across ``normal`` lies at each of ``points`` (view pixels)."""
-    sampled = cv2.remap(gradient, points[:, 0:1].astype(np.float32),
-                        points[:, 1:2].astype(np.float32), cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_CONSTANT)[:, 0]
-    across = np.abs(sampled[:, 0] * normal[0] + sampled[:, 1] * normal[1])
-    return np.asarray((across > ALONG * np.hypot(sampled[:, 0], sampled[:, 1]))
+             normals: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Whether an edge running across its normal lies at each of ``points`` (view pixels,
+    rows and columns of them, as ``normals``)."""
+    sampled = cv2.remap(gradient, points[..., 0].astype(np.float32),
+                        points[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_CONSTANT)
+    across = np.abs(sampled[..., 0] * normals[..., 0] + sampled[..., 1] * normals[..., 1])
+    return np.asarray((across > ALONG * np.hypot(sampled[..., 0], sampled[..., 1]))
                       & (across > EDGE_STRENGTH), bool)
 
 
