@@ -104,7 +104,7 @@ class DeckReader:
         if changes is None:
             self._last_frame = (shrunk, image_to_table)
             self.searched = None
-            outlines = self.finder.find(colour, image_to_table, CANDIDATE_OVERLAP)
+            outlines = self.finder.find(colour, image_to_table, CANDIDATE_OVERLAP, rivals=True)
         else:
             # Only the blocks seen to change take the new look: a slow drift elsewhere still
             # adds up against the old one until it is searched.
@@ -114,7 +114,7 @@ class DeckReader:
             self.searched = changes.windows
             outlines = [outline for window in changes.windows
                         for outline in self.finder.find(colour, image_to_table,
-                                                        CANDIDATE_OVERLAP, window)
+                                                        CANDIDATE_OVERLAP, window, True)
                         if changes.touches(outline.corners)]
             cards = [card for card in self._last if not _touched(card, changes)]
         to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)

@@ -98,12 +98,19 @@ LINE_DENSITY_MM = 8.0
 LINE_DENSITY = 0.4
 """...which each of its two long sides needs all along the line (a blurred, low-contrast
 side is patchy)."""
+LINE_SAME_MM = 4.0
+"""A card of a line placed whole this near one found on its own is the same card."""
 LINE_END_MM = 1.0
 """How far a line's end lies beyond the last sample whose two sides show (the rounded
 corner)."""
 LINE_PITCH_SLACK_MM = 1.5
 """How far a line's card pitch, from its length and its count of cards, may lie off the card's
 width plus ``LINE_GAP_MM``."""
+CLOTH_BLUR_MM = 2.0
+"""Smoothing of a frame's difference from the empty table's cloth."""
+CLOTH_GAIN = 3.0
+"""Stretch of that difference before its gradient is taken (it is a tenth of the cloth's
+brightness under a card of the cloth's colour)."""
 WHOLE_TABLE_SHARE = 0.5
 """Share of the top-down view above which a change is searched as a whole new table."""
 
@@ -197,6 +204,8 @@ class OutlineFinder:
 
     def __init__(self, card_mm: tuple[float, float], radius_mm: float = 3.5) -> None:
         self.card_mm = card_mm
+        self.cloth: Image | None = None
+        """The empty table seen from above (``learn_cloth``), if it was looked at."""
         self.rim = _rim(card_mm, radius_mm)
         scale = TOPDOWN_PX_PER_MM
         self.size = (round((TABLE_WIDTH_MM + 2 * REACH_MM) * scale),
@@ -215,21 +224,34 @@ class OutlineFinder:
                                               flags=cv2.INTER_LINEAR,
                                               borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
+    def learn_cloth(self, empty: Image, image_to_table: Matrix) -> None:
+        """Remember the empty table (a BGR frame of it, with its homography): where a frame
+        differs from it, a card's outline shows even where the card has the cloth's colour."""
+        self.cloth = self.view(empty, image_to_table)
+
     def find(self, frame: Image, image_to_table: Matrix, max_overlap: float = MAX_OVERLAP,
-             window: Window | None = None) -> list[Outline]:
+             window: Window | None = None, rivals: bool = False) -> list[Outline]:
         """Every card outline on the table, most complete first, none covering a more
         complete one by more than ``max_overlap`` of its area (``window``: only cards lying
-        wholly inside that rectangle of the top-down view, as ``Changes.windows`` gives)."""
+        wholly inside that rectangle of the top-down view, as ``Changes.windows`` gives).
+
+        Cards of a line placed whole (``_placed_lines``) follow, where no card found on its
+        own lies; with ``rivals``, also where one does (for a caller that names both and keeps
+        the better named: along a line of Rollecate's track cards the card found on its own
+        sits a rail's spacing off, along a line of artwork cards the placed line may).
+        """
         left, top = (window or (0, 0))[:2]
         view = self.view(frame, image_to_table, window)
         gx, gy = _colour_gradient(view)
+        if self.cloth is not None:
+            right, bottom = (window or (0, 0, *self.size))[2:]
+            gx, gy = _with_cloth(view, self.cloth[top:bottom, left:right], gx, gy)
         edges = _Edges.of(gx, gy)
         peaks = self._peaks(edges)
         scale = TOPDOWN_PX_PER_MM
         starts = [(peak, degrees) for peak, main in zip(peaks, self._angles(peaks, edges),
                                                         strict=True)
                   if main is not None for degrees in (main, main + 90.0)]
-        found: list[Outline] = []
         gradient = np.asarray(cv2.merge([gx, gy]), np.float32)
         cards = self._cards(gradient, starts) if starts else _Poses.none()
         on_table = cards.centres / scale + np.array([left, top]) / scale - REACH_MM
@@ -237,10 +259,31 @@ class OutlineFinder:
         cards = cards.chosen(np.all([np.hypot(*(on_table - marker).T) >= MARKER_SIZE_MM
                                      for marker in MARKER_CENTRES_MM.values()], axis=0))
         cards = cards.joined(self._along_lines(gradient, cards))
-        cards = self._placed_lines(gradient, cards)
+        own = self._outlines(cards, (left, top), max_overlap)
+        placed = self._outlines(self._placed_lines(gradient, cards), (left, top), max_overlap)
+        # A placed card where one was found on its own already is that card.
+        placed = [outline for outline in placed if not any(
+            np.hypot(*np.subtract(outline.centre, other.centre)) < LINE_SAME_MM
+            and abs((outline.degrees - other.degrees + 90.0) % 180.0 - 90.0) < 3.0
+            for other in own)]
+        if rivals:
+            return own + placed
+        both = own + placed
+        kept = apart([outline.corners for outline in both],
+                     [float(len(both) - index) for index in range(len(both))], self.card_mm,
+                     max_overlap)
+        return [both[index] for index in sorted(kept)]
+
+    def _outlines(self, cards: _Poses, corner: tuple[int, int], max_overlap: float
+                  ) -> list[Outline]:
+        """Poses of the view (whose top-left is ``corner`` of the whole view) as outlines on
+        the table, most complete first, none covering a more complete one by more than
+        ``max_overlap``."""
+        scale = TOPDOWN_PX_PER_MM
+        found: list[Outline] = []
         for (cx, cy), turn, support in zip(cards.centres, cards.turns, cards.support,
                                            strict=True):
-            centre = ((cx + left) / scale - REACH_MM, (cy + top) / scale - REACH_MM)
+            centre = ((cx + corner[0]) / scale - REACH_MM, (cy + corner[1]) / scale - REACH_MM)
             found.append(Outline(centre, float(turn) % 180.0, float(support),
                                  card_corners_mm(centre, float(turn) % 180.0, self.card_mm)))
         kept = apart([outline.corners for outline in found],
@@ -492,16 +535,15 @@ class OutlineFinder:
         return functools.reduce(_Poses.joined, taken, _Poses.none())
 
     def _placed_lines(self, gradient: Floats, cards: _Poses) -> _Poses:
-        """Lines of touching cards placed whole: card by card, a card's pose is pulled by
-        whatever edges lie inside a line (Rollecate's rails repeat card after card, so an
-        outline a rail's spacing off fits them as well as the true one), but the line's two
-        long sides begin and end with the line.
+        """The cards of lines of touching cards placed whole: card by card, a card's pose is
+        pulled by whatever edges lie inside a line (Rollecate's rails repeat card after card,
+        so an outline a rail's spacing off fits them as well as the true one), but the line's
+        two long sides begin and end with the line.
 
         Through each card found, the sides along its width are followed both ways to where
         they stop (``_line_through``); a line holding a whole number of cards (two or more) is
-        cut into them evenly, each refined a little, and replaces every card found inside it.
-        Longer lines first: a line that a break in its sides cut short is part of a longer
-        one.
+        cut into them evenly, each refined a little. Longer lines first: a line that a break
+        in its sides cut short is part of a longer one.
         """
         lines = [line for line in (self._line_through(gradient, centre, float(turn))
                                    for centre, turn in zip(cards.centres, cards.turns,
@@ -511,13 +553,9 @@ class OutlineFinder:
         for line in sorted(lines, key=lambda line: -line.count):
             if not any(other.holds(spot) for other in kept for spot in line.spots()):
                 kept.append(line)
-        if not kept:
-            return cards
-        placed = [self._refine(gradient, line.spots(), np.full(line.count, line.turn),
-                               REFINE_STEPS[-3:], merge=False) for line in kept]
-        outside = np.array([not any(line.holds(spot) for line in kept)
-                            for spot in cards.centres], bool)
-        return functools.reduce(_Poses.joined, placed, cards.chosen(outside))
+        return functools.reduce(_Poses.joined, (
+            self._refine(gradient, line.spots(), np.full(line.count, line.turn),
+                         REFINE_STEPS[-3:], merge=False) for line in kept), _Poses.none())
 
     def _line_through(self, gradient: Floats, centre: npt.NDArray[np.float64], turn: float
                       ) -> _Line | None:
@@ -736,6 +774,27 @@ def _colour_gradient(view: Image) -> tuple[Floats, Floats]:
                           np.float32)
 
     return strongest(gx), strongest(gy)
+
+
+def _with_cloth(view: Image, cloth: Image, gx: Floats, gy: Floats) -> tuple[Floats, Floats]:
+    """The colour gradient, or where it is stronger, the gradient of how far the view lies
+    from the empty table's cloth (``cloth``, the same part of the view): a card the cloth's
+    colour still covers the cloth's grain, and its rim is where that difference starts.
+
+    The light may have changed since the cloth was seen: each colour is scaled by its median
+    ratio first (most of the table is bare cloth)."""
+    seen, bare = view.astype(np.float32) + 1.0, cloth.astype(np.float32) + 1.0
+    ratio = np.median((seen / bare).reshape(-1, 3), axis=0)
+    apart_ = np.abs(seen - bare * ratio).max(axis=2)
+    # Smoothed (the cloth's fine grain under a flat card differs only here and there), then
+    # stretched: a covered grain differs by a tenth of the cloth's brightness.
+    smooth = np.asarray(cv2.GaussianBlur(apart_, (0, 0), CLOTH_BLUR_MM * TOPDOWN_PX_PER_MM)
+                        * CLOTH_GAIN, np.float32)
+    cx = np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3), np.float32)
+    cy = np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3), np.float32)
+    stronger = cx * cx + cy * cy > gx * gx + gy * gy
+    return (np.asarray(np.where(stronger, cx, gx), np.float32),
+            np.asarray(np.where(stronger, cy, gy), np.float32))
 
 
 def apart(corners: list[Points], ranks: list[float], card_mm: tuple[float, float],
