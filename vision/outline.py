@@ -545,10 +545,20 @@ class OutlineFinder:
         cut into them evenly, each refined a little. Longer lines first: a line that a break
         in its sides cut short is part of a longer one.
         """
-        lines = [line for line in (self._line_through(gradient, centre, float(turn))
-                                   for centre, turn in zip(cards.centres, cards.turns,
-                                                           strict=True))
-                 if line is not None]
+        lines: list[_Line] = []
+        tried: list[npt.NDArray[np.float64]] = []
+        for index in np.argsort(-cards.support):
+            centre = cards.centres[index]
+            # A card on a line found already, or where another card was tried, adds nothing
+            # (and following a line costs as much as finding the cards).
+            if any(line.holds(centre) for line in lines) or any(
+                    np.hypot(*(centre - other)) < LINE_SAME_MM * TOPDOWN_PX_PER_MM
+                    for other in tried):
+                continue
+            tried.append(centre)
+            line = self._line_through(gradient, centre, float(cards.turns[index]))
+            if line is not None:
+                lines.append(line)
         kept: list[_Line] = []
         for line in sorted(lines, key=lambda line: -line.count):
             if not any(other.holds(spot) for other in kept for spot in line.spots()):
