@@ -13,9 +13,10 @@ deck is enrolled from flat scans of its faces, then read on seeded tables with l
 cards, piles (only the top card counts) and loose cards at any angle (``vision.deck_scene``).
 Deck seed 1 and scene seeds from 300 are the ones tuned on; held-out decks (seeds 100-103) on
 scene seeds from 5000 are reported on their own lines. Ghosts are outlines where no card lies;
-"named" ghosts got a name. With ``--naming`` only naming is measured: each card in view is handed
-to the namer at its true corners (jittered by ``NAMING_JITTER_MM``, started from either end),
-with the time per card; ``--style`` picks styles.
+"named" ghosts got a name. With ``--cloth`` the empty table (same camera, cloth and light) is
+looked at first (``Pipeline.learn_cloth``). With ``--naming`` only naming is measured: each
+card in view is handed to the namer at its true corners (jittered by ``NAMING_JITTER_MM``,
+started from either end), with the time per card; ``--style`` picks styles.
 
     python benchmarks/vision_benchmark.py --scenes 500 --workers 2
     python benchmarks/vision_benchmark.py --styles --scenes 30 --workers 2
@@ -193,10 +194,25 @@ def _styled(style: str, seed: int) -> tuple[StyledDeck, CardReferences]:
 
 def score_styled(job: tuple[str, int, int, str]) -> Counter[str]:
     """Counts for one rendered table of a foreign deck."""
+    return _score_styled(job, cloth=False)
+
+
+def score_styled_on_cloth(job: tuple[str, int, int, str]) -> Counter[str]:
+    """The same, the empty table looked at first (``Pipeline.learn_cloth``): the same
+    camera, cloth and light, another frame's noise."""
+    return _score_styled(job, cloth=True)
+
+
+def _score_styled(job: tuple[str, int, int, str], cloth: bool) -> Counter[str]:
     style, deck_seed, seed, level = job
     deck, references = _styled(style, deck_seed)
     image, truth = render_spread(deck, seed, level)
-    reading = Pipeline(deck=deck.deck.name, references=references).read(image)
+    pipeline = Pipeline(deck=deck.deck.name, references=references)
+    if cloth:
+        empty, _ = photograph(lay_table([], Look.draw(seed, difficulty(level)), faces=deck), 1,
+                              hands=0)
+        assert pipeline.learn_cloth(empty), (style, seed, level)
+    reading = pipeline.read(image)
     counts: Counter[str] = Counter()
     matched: set[int] = set()
     # Cards in view first; a card under another (or a hand) only against what is left, so
@@ -370,9 +386,10 @@ def styled_latency(frames: int) -> None:
 
 
 def styles_report(scenes: int, workers: int, naming: bool = False,
-                  styles: tuple[str, ...] = STYLES) -> None:
+                  styles: tuple[str, ...] = STYLES, cloth: bool = False) -> None:
     """Print recall, correct, wrong, unknown and ghosts per deck style and level (``naming``:
-    naming alone, at the true corners, with the time per card instead of ghosts)."""
+    naming alone, at the true corners, with the time per card instead of ghosts; ``cloth``:
+    the empty table looked at first)."""
     print(f"{'style':<10} {'decks':<9} {'level':<7} {'scenes':>6} {'cards':>6} {'recall':>7} "
           f"{'correct':>8} {'wrong':>6} {'unknown':>8} " +
           ("ms/card" if naming else f"{'ghosts':>7} {'named':>6}"))
@@ -385,8 +402,9 @@ def styles_report(scenes: int, workers: int, naming: bool = False,
                     jobs = [(style, deck_seeds[index % len(deck_seeds)], first_scene + index,
                              level) for index in range(scenes)]
                     total: Counter[str] = Counter()
-                    for counts in pool.imap_unordered(name_styled if naming else score_styled,
-                                                      jobs, chunksize=2):
+                    score = (name_styled if naming else
+                             score_styled_on_cloth if cloth else score_styled)
+                    for counts in pool.imap_unordered(score, jobs, chunksize=2):
                         total.update(counts)
                     grand.update(total)
                     visible = max(1, total["visible"])
@@ -417,13 +435,17 @@ def main() -> None:
                         help="with --styles: naming alone, handed each card's true corners")
     parser.add_argument("--style", action="append", choices=STYLES,
                         help="with --styles: only this deck style (repeat for more)")
+    parser.add_argument("--cloth", action="store_true",
+                        help="with --styles: the empty table looked at first (as `vision "
+                             "calibrate` does), so cards are also found where it differs")
     args = parser.parse_args()
 
     if args.styles:
         if args.frames > 0 and not args.naming:
             styled_latency(args.frames)
         if args.scenes > 0:
-            styles_report(args.scenes, args.workers, args.naming, tuple(args.style or STYLES))
+            styles_report(args.scenes, args.workers, args.naming, tuple(args.style or STYLES),
+                          args.cloth)
         return
 
     if args.frames > 0:

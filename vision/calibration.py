@@ -1,6 +1,7 @@
 """What one look at the empty table shows: the cloth's colour, the light, the markers.
 
-Recorded and reported only: the recognizer does not use it yet (docs/vision.md).
+Recorded and reported only. (The recognizer can learn the cloth itself from a frame of the
+empty table, `Pipeline.learn_cloth`; docs/vision.md.)
 """
 
 from __future__ import annotations

@@ -106,7 +106,7 @@ class DeckReader:
         if changes is None:
             self._last_frame = (shrunk, image_to_table)
             self.searched = None
-            outlines = self.finder.find(colour, image_to_table, CANDIDATE_OVERLAP)
+            outlines = self.finder.find(colour, image_to_table, CANDIDATE_OVERLAP, rivals=True)
         else:
             # Only the blocks seen to change take the new look: a slow drift elsewhere still
             # adds up against the old one until it is searched.
@@ -116,7 +116,7 @@ class DeckReader:
             self.searched = changes.windows
             outlines = [outline for window in changes.windows
                         for outline in self.finder.find(colour, image_to_table,
-                                                        CANDIDATE_OVERLAP, window)
+                                                        CANDIDATE_OVERLAP, window, True)
                         if changes.touches(outline.corners)]
             cards = [card for card in self._last if not _touched(card, changes)]
         kept = [id(card) for card in cards]

@@ -85,6 +85,33 @@ change (a block's edge, blur)."""
 WINDOW_SLACK_MM = 12.0
 """Margin of a search window beyond the cards that may touch a change: how far a pose moves
 while it is refined, plus the gradient's reach."""
+LINE_SCAN_MM = 1.0
+"""Spacing of the samples along a line's two long sides when its ends are looked for."""
+LINE_BAND_MM = (-1.2, 0.0, 1.2)
+"""Offsets across a line's side at which an edge counts as the side's (cards of a line lie a
+little off its straight course)."""
+LINE_TURNS = (-1.0, -0.5, 0.0, 0.5, 1.0)
+"""Turns (degrees) of a line tried round its first card's: the line's course."""
+LINE_CLOSE_MM = 12.0
+"""Length of a break in a line's sides still bridged (a gap between cards, a glare spot)."""
+LINE_DENSITY_MM = 8.0
+"""Length over which the share of a line's side lying on edges is taken..."""
+LINE_DENSITY = 0.4
+"""...which each of its two long sides needs all along the line (a blurred, low-contrast
+side is patchy)."""
+LINE_SAME_MM = 4.0
+"""A card of a line placed whole this near one found on its own is the same card."""
+LINE_END_MM = 1.0
+"""How far a line's end lies beyond the last sample whose two sides show (the rounded
+corner)."""
+LINE_PITCH_SLACK_MM = 1.5
+"""How far a line's card pitch, from its length and its count of cards, may lie off the card's
+width plus ``LINE_GAP_MM``."""
+CLOTH_BLUR_MM = 2.0
+"""Smoothing of a frame's difference from the empty table's cloth."""
+CLOTH_GAIN = 3.0
+"""Stretch of that difference before its gradient is taken (it is a tenth of the cloth's
+brightness under a card of the cloth's colour)."""
 WHOLE_TABLE_SHARE = 0.5
 """Share of the top-down view above which a change is searched as a whole new table."""
 
@@ -178,6 +205,8 @@ class OutlineFinder:
 
     def __init__(self, card_mm: tuple[float, float], radius_mm: float = 3.5) -> None:
         self.card_mm = card_mm
+        self.cloth: Image | None = None
+        """The empty table seen from above (``learn_cloth``), if it was looked at."""
         self.rim = _rim(card_mm, radius_mm)
         scale = TOPDOWN_PX_PER_MM
         self.size = (round((TABLE_WIDTH_MM + 2 * REACH_MM) * scale),
@@ -196,21 +225,34 @@ class OutlineFinder:
                                               flags=cv2.INTER_LINEAR,
                                               borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
+    def learn_cloth(self, empty: Image, image_to_table: Matrix) -> None:
+        """Remember the empty table (a BGR frame of it, with its homography): where a frame
+        differs from it, a card's outline shows even where the card has the cloth's colour."""
+        self.cloth = self.view(empty, image_to_table)
+
     def find(self, frame: Image, image_to_table: Matrix, max_overlap: float = MAX_OVERLAP,
-             window: Window | None = None) -> list[Outline]:
+             window: Window | None = None, rivals: bool = False) -> list[Outline]:
         """Every card outline on the table, most complete first, none covering a more
         complete one by more than ``max_overlap`` of its area (``window``: only cards lying
-        wholly inside that rectangle of the top-down view, as ``Changes.windows`` gives)."""
+        wholly inside that rectangle of the top-down view, as ``Changes.windows`` gives).
+
+        Cards of a line placed whole (``_placed_lines``) follow, where no card found on its
+        own lies; with ``rivals``, also where one does (for a caller that names both and keeps
+        the better named: along a line of Rollecate's track cards the card found on its own
+        sits a rail's spacing off, along a line of artwork cards the placed line may).
+        """
         left, top = (window or (0, 0))[:2]
         view = self.view(frame, image_to_table, window)
         gx, gy = _colour_gradient(view)
+        if self.cloth is not None:
+            right, bottom = (window or (0, 0, *self.size))[2:]
+            gx, gy = _with_cloth(view, self.cloth[top:bottom, left:right], gx, gy)
         edges = _Edges.of(gx, gy)
         peaks = self._peaks(edges)
         scale = TOPDOWN_PX_PER_MM
         starts = [(peak, degrees) for peak, main in zip(peaks, self._angles(peaks, edges),
                                                         strict=True)
                   if main is not None for degrees in (main, main + 90.0)]
-        found: list[Outline] = []
         gradient = np.asarray(cv2.merge([gx, gy]), np.float32)
         cards = self._cards(gradient, starts) if starts else _Poses.none()
         on_table = cards.centres / scale + np.array([left, top]) / scale - REACH_MM
@@ -218,9 +260,31 @@ class OutlineFinder:
         cards = cards.chosen(np.all([np.hypot(*(on_table - marker).T) >= MARKER_SIZE_MM
                                      for marker in MARKER_CENTRES_MM.values()], axis=0))
         cards = cards.joined(self._along_lines(gradient, cards))
+        own = self._outlines(cards, (left, top), max_overlap)
+        placed = self._outlines(self._placed_lines(gradient, cards), (left, top), max_overlap)
+        # A placed card where one was found on its own already is that card.
+        placed = [outline for outline in placed if not any(
+            np.hypot(*np.subtract(outline.centre, other.centre)) < LINE_SAME_MM
+            and abs((outline.degrees - other.degrees + 90.0) % 180.0 - 90.0) < 3.0
+            for other in own)]
+        if rivals:
+            return own + placed
+        both = own + placed
+        kept = apart([outline.corners for outline in both],
+                     [float(len(both) - index) for index in range(len(both))], self.card_mm,
+                     max_overlap)
+        return [both[index] for index in sorted(kept)]
+
+    def _outlines(self, cards: _Poses, corner: tuple[int, int], max_overlap: float
+                  ) -> list[Outline]:
+        """Poses of the view (whose top-left is ``corner`` of the whole view) as outlines on
+        the table, most complete first, none covering a more complete one by more than
+        ``max_overlap``."""
+        scale = TOPDOWN_PX_PER_MM
+        found: list[Outline] = []
         for (cx, cy), turn, support in zip(cards.centres, cards.turns, cards.support,
                                            strict=True):
-            centre = ((cx + left) / scale - REACH_MM, (cy + top) / scale - REACH_MM)
+            centre = ((cx + corner[0]) / scale - REACH_MM, (cy + corner[1]) / scale - REACH_MM)
             found.append(Outline(centre, float(turn) % 180.0, float(support),
                                  card_corners_mm(centre, float(turn) % 180.0, self.card_mm)))
         kept = apart([outline.corners for outline in found],
@@ -475,6 +539,140 @@ class OutlineFinder:
                                   walked))
         return functools.reduce(_Poses.joined, taken, _Poses.none())
 
+    def _placed_lines(self, gradient: Floats, cards: _Poses) -> _Poses:
+        """The cards of lines of touching cards placed whole: card by card, a card's pose is
+        pulled by whatever edges lie inside a line (Rollecate's rails repeat card after card,
+        so an outline a rail's spacing off fits them as well as the true one), but the line's
+        two long sides begin and end with the line.
+
+        Through each card found, the sides along its width are followed both ways to where
+        they stop (``_line_through``); a line holding a whole number of cards (two or more) is
+        cut into them evenly, each refined a little. Longer lines first: a line that a break
+        in its sides cut short is part of a longer one.
+        """
+        lines: list[_Line] = []
+        tried: list[npt.NDArray[np.float64]] = []
+        for index in np.argsort(-cards.support):
+            centre = cards.centres[index]
+            # A card on a line found already, or where another card was tried, adds nothing
+            # (and following a line costs as much as finding the cards).
+            if any(line.holds(centre) for line in lines) or any(
+                    np.hypot(*(centre - other)) < LINE_SAME_MM * TOPDOWN_PX_PER_MM
+                    for other in tried):
+                continue
+            tried.append(centre)
+            line = self._line_through(gradient, centre, float(cards.turns[index]))
+            if line is not None:
+                lines.append(line)
+        kept: list[_Line] = []
+        for line in sorted(lines, key=lambda line: -line.count):
+            if not any(other.holds(spot) for other in kept for spot in line.spots()):
+                kept.append(line)
+        return functools.reduce(_Poses.joined, (
+            self._refine(gradient, line.spots(), np.full(line.count, line.turn),
+                         REFINE_STEPS[-3:], merge=False) for line in kept), _Poses.none())
+
+    def _line_through(self, gradient: Floats, centre: npt.NDArray[np.float64], turn: float
+                      ) -> _Line | None:
+        """The line of touching cards a card (centre in view pixels, turn) lies in, from
+        where the two sides along its width stop showing, both ways; None if they stop at
+        the card (a card alone), run on past ``LINE_ROUNDS`` cards (a cloth's stripes), or
+        the line holds no whole number of cards."""
+        scale = TOPDOWN_PX_PER_MM
+        width, height = self.card_mm
+        reach = LINE_ROUNDS * (width + LINE_GAP_MM) + width
+        along = np.arange(-reach, reach + 1e-6, LINE_SCAN_MM)
+        middle = len(along) // 2
+        own = np.abs(along) <= width / 2 - CORNER_MARGIN_MM - 3.5
+        window = round(LINE_DENSITY_MM / LINE_SCAN_MM)
+        close = round(LINE_CLOSE_MM / LINE_SCAN_MM) | 1
+        radians = np.radians(turn + np.array(LINE_TURNS))
+        course = np.stack([np.cos(radians), np.sin(radians)], axis=1)  # (turns, 2)
+        normal = np.stack([-course[:, 1], course[:, 0]], axis=1)
+        across = (np.array([-1.0, 1.0])[:, None] * height / 2
+                  + np.array(LINE_BAND_MM)[None])  # (sides, bands)
+        points = (centre + (along[None, None, None, :, None] * course[:, None, None, None]
+                            + across[None, :, :, None, None] * normal[:, None, None, None])
+                  * scale)  # (turns, sides, bands, samples, 2)
+        normals = np.broadcast_to(normal[:, None, None, None], points.shape)
+        on_edge = _on_edge(gradient, points.reshape(-1, len(along), 2),
+                           normals.reshape(-1, len(along), 2))
+        shown = np.any(on_edge.reshape(points.shape[:-1]), axis=2)  # (turns, sides, samples)
+        density = np.asarray(cv2.blur(shown.reshape(-1, len(along)).astype(np.float32),
+                                      (window, 1), borderType=cv2.BORDER_CONSTANT),
+                             np.float32).reshape(shown.shape)
+        sides_shown = np.all(density >= LINE_DENSITY, axis=1).astype(np.uint8)
+        both = np.asarray(cv2.morphologyEx(sides_shown, cv2.MORPH_CLOSE,
+                                           np.ones((1, close), np.uint8)), np.uint8) > 0
+        either = np.any(shown, axis=1)
+        best: _Line | None = None
+        for row in range(len(LINE_TURNS)):
+            if both[row, own].mean() < 0.8:
+                continue
+            off = np.flatnonzero(~both[row])
+            start = int(off[off < middle].max(initial=-1)) + 1
+            end = int(off[off > middle].min(initial=len(along))) - 1
+            if start == 0 or end == len(along) - 1:
+                continue  # the sides run on past the reach: a cloth's stripes
+            # The run's ends are blurred by the density's window: the outermost edge seen
+            # near each is the line's.
+            start += int(np.argmax(either[row, start:start + window]))
+            end -= int(np.argmax(either[row, end - window + 1:end + 1][::-1]))
+            length = float(along[end] - along[start]) + 2 * LINE_END_MM
+            count = round((length + LINE_GAP_MM) / (width + LINE_GAP_MM))
+            pitch = (length + LINE_GAP_MM) / max(count, 1)
+            if count < 2 or abs(pitch - width - LINE_GAP_MM) > LINE_PITCH_SLACK_MM:
+                continue
+            if best is None or count > best.count:
+                first = centre + (along[start] - LINE_END_MM) * course[row] * scale
+                best = _Line(first, course[row], float(turn + LINE_TURNS[row]), count,
+                             pitch * scale, width * scale, height * scale)
+        return best
+
+
+@dataclass(frozen=True)
+class _Line:
+    """A line of touching cards placed whole, in the top-down view (pixels)."""
+
+    first: npt.NDArray[np.float64]
+    """Where the line begins: the middle of its first card's outer side."""
+    course: npt.NDArray[np.float64]
+    """Unit vector along the line."""
+    turn: float
+    """The cards' turn (degrees)."""
+    count: int
+    """How many cards it holds."""
+    pitch: float
+    """Distance between neighbouring cards' centres."""
+    width: float
+    height: float
+    """A card's size."""
+
+    def spots(self) -> npt.NDArray[np.float64]:
+        """The cards' centres."""
+        steps = (np.arange(self.count) + 0.5) * self.pitch - (self.pitch - self.width) / 2
+        return np.asarray(self.first[None] + steps[:, None] * self.course[None], np.float64)
+
+    def holds(self, spot: npt.NDArray[np.float64]) -> bool:
+        """Whether a card's centre lies on the line (within its length, and half a card's
+        height across it)."""
+        offset = spot - self.first
+        along = float(offset @ self.course)
+        across = abs(float(offset @ np.array([-self.course[1], self.course[0]])))
+        return 0 < along < self.count * self.pitch and across < self.height / 2
+
+
+def _on_edge(gradient: Floats, points: npt.NDArray[np.float64],
+             normals: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Whether an edge running across its normal lies at each of ``points`` (view pixels,
+    rows and columns of them, as ``normals``)."""
+    sampled = cv2.remap(gradient, points[..., 0].astype(np.float32),
+                        points[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_CONSTANT)
+    across = np.abs(sampled[..., 0] * normals[..., 0] + sampled[..., 1] * normals[..., 1])
+    return np.asarray((across > ALONG * np.hypot(sampled[..., 0], sampled[..., 1]))
+                      & (across > EDGE_STRENGTH), bool)
+
 
 @dataclass(frozen=True)
 class _Edges:
@@ -597,6 +795,27 @@ def _colour_gradient(view: Image) -> tuple[Floats, Floats]:
                           np.float32)
 
     return strongest(gx), strongest(gy)
+
+
+def _with_cloth(view: Image, cloth: Image, gx: Floats, gy: Floats) -> tuple[Floats, Floats]:
+    """The colour gradient, or where it is stronger, the gradient of how far the view lies
+    from the empty table's cloth (``cloth``, the same part of the view): a card the cloth's
+    colour still covers the cloth's grain, and its rim is where that difference starts.
+
+    The light may have changed since the cloth was seen: each colour is scaled by its median
+    ratio first (most of the table is bare cloth)."""
+    seen, bare = view.astype(np.float32) + 1.0, cloth.astype(np.float32) + 1.0
+    ratio = np.median((seen / bare).reshape(-1, 3), axis=0)
+    apart_ = np.abs(seen - bare * ratio).max(axis=2)
+    # Smoothed (the cloth's fine grain under a flat card differs only here and there), then
+    # stretched: a covered grain differs by a tenth of the cloth's brightness.
+    smooth = np.asarray(cv2.GaussianBlur(apart_, (0, 0), CLOTH_BLUR_MM * TOPDOWN_PX_PER_MM)
+                        * CLOTH_GAIN, np.float32)
+    cx = np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3), np.float32)
+    cy = np.asarray(cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3), np.float32)
+    stronger = cx * cx + cy * cy > gx * gx + gy * gy
+    return (np.asarray(np.where(stronger, cx, gx), np.float32),
+            np.asarray(np.where(stronger, cy, gy), np.float32))
 
 
 def apart(corners: list[Points], ranks: list[float], card_mm: tuple[float, float],

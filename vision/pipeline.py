@@ -68,6 +68,17 @@ class Pipeline:
         if isinstance(self.references, CardReferences):
             self._deck_reader = DeckReader(self.references)
 
+    def learn_cloth(self, empty: Image) -> bool:
+        """Look at the empty table once (a BGR frame, markers in view): an enrolled deck's
+        cards are then also found where the frame differs from its cloth, so a card of the
+        cloth's colour shows its outline. False (nothing learnt) without markers or for our
+        framed faces, which are found by their frame line."""
+        to_table = TableFinder().update(empty)
+        if to_table is None or self._deck_reader is None:
+            return False
+        self._deck_reader.finder.learn_cloth(empty, to_table)
+        return True
+
     def read(self, frame: Image) -> FrameReading:
         """Read one BGR (or grey) frame."""
         assert self.references is not None
