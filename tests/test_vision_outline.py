@@ -9,7 +9,7 @@ from vision.deck_reader import DeckReader, SeenCard
 from vision.deck_scene import spread_layout
 from vision.imaging import Image, Matrix
 from vision.markers import TableFinder
-from vision.outline import Outline, OutlineFinder
+from vision.outline import EARLY_SUPPORT, REFINE_STEPS, Outline, OutlineFinder
 from vision.recognize import CardReferences
 from vision.scene import LaidCard, Look, difficulty, lay_table, photograph
 from vision.styles import StyledDeck, styled_deck
@@ -198,3 +198,13 @@ def test_cards_the_colour_of_the_cloth_are_found_once_the_empty_table_was_seen()
         found[seed] = sum(min((np.hypot(*(np.array(o.centre) - card.placement.centre))
                                for o in outlines), default=np.inf) < 4 for card in laid)
     assert sum(found.values()) >= 28, found
+
+
+def test_refining_starts_that_all_fall_away_finds_nothing() -> None:
+    """Every start dropped for too little support (a bare cloth in a window round a change)
+    gives no pose rather than an error from an empty remap."""
+    finder = OutlineFinder((63.0, 88.0))
+    gradient = np.zeros((200, 200, 2), np.float32)
+    poses = finder._refine(gradient, np.array([[100.0, 100.0], [60.0, 90.0]]),
+                           np.array([0.0, 30.0]), REFINE_STEPS, EARLY_SUPPORT)
+    assert len(poses.centres) == 0 and len(poses.support) == 0

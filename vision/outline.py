@@ -478,6 +478,9 @@ class OutlineFinder:
             if step < len(early):
                 keep &= support >= early[step]
             centres, turns, origin = centres[keep], turns[keep], origin[keep]
+        if not len(centres):
+            # cv2.remap refuses an empty map: every start was dropped on the way.
+            return _Poses.none()
         _, support, sides = self._score(gradient, centres, turns)
         return _Poses(centres, turns, support, sides, origin)
 
