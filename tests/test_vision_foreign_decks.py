@@ -200,7 +200,7 @@ def test_a_sheet_of_cards_in_reading_order_enrolls_without_markers(
     assert references.cards == sorted(names)
     # The three are near twins: their classifiers were learnt at enrollment and saved.
     assert "learnt near twins 1/1 (3 cards) at 44 resolutions" in capsys.readouterr().out
-    assert len(references._classifiers) == len(COMMON_STEPS) == 44
+    assert len(references._saved) == len(COMMON_STEPS) == 44
     # The raw view (no markers) names the same cards on the sheet itself.
     reading = Pipeline(deck=deck.deck.name, references=references).read(read_image(
         tmp_path / "sheets" / "1-3.png"))
@@ -325,15 +325,24 @@ def _names(references: CardReferences, deck: StyledDeck, image: Image) -> list[t
             for reading in (references.read(image, seen.corners) for seen in truth.cards)]
 
 
-def test_saved_twin_classifiers_are_the_learnt_ones_and_name_alike(tmp_path: Path) -> None:
+def test_saved_twin_classifiers_are_the_learnt_ones_and_name_alike(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     deck, references, path, image = _four_twins(tmp_path)
     loaded = load_references(path)
     assert isinstance(loaded, CardReferences)
-    assert loaded._classifiers.keys() == references._classifiers.keys()
+    assert loaded._saved.keys() == references._classifiers.keys()
+
+    def learn(*_: object, **__: object) -> None:
+        raise AssertionError("a saved classifier was learnt again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(TwinClassifier, "__init__", learn)
+        assert _names(loaded, deck, image) == _names(references, deck, image)
+    # Every card was seen at a saved resolution: each classifier was taken up, as saved.
+    assert loaded._classifiers.keys() == references._classifiers.keys() and not loaded._saved
     for key, classifier in references._classifiers.items():
         for field, array in classifier.state().items():
             assert np.array_equal(loaded._classifiers[key].state()[field], array), field
-    assert _names(loaded, deck, image) == _names(references, deck, image)
     _, truth = render_cards([card.id for card in deck.deck.cards[:4]], 2, "easy", faces=deck)
     for seen in truth.cards:
         key = (references._canonical(references._group(0)[0]),
@@ -342,8 +351,11 @@ def test_saved_twin_classifiers_are_the_learnt_ones_and_name_alike(tmp_path: Pat
         saved = loaded._classifiers[key].judge(image, seen.corners)
         assert np.array_equal(mine.likelihood, saved.likelihood)
         assert np.array_equal(mine.typical, saved.typical)
-    # Nothing was learnt again: every card was seen at a saved resolution.
-    assert loaded._classifiers.keys() == references._classifiers.keys()
+    # Saved again, those it took up and those it did not are all kept.
+    loaded.save(tmp_path / "again.npz")
+    again = load_references(tmp_path / "again.npz")
+    assert isinstance(again, CardReferences)
+    assert again._saved.keys() == references._classifiers.keys()
 
 
 def _rewritten(path: Path, change: dict[str, np.ndarray]) -> Path:
@@ -360,7 +372,7 @@ def test_stale_saved_classifiers_are_learnt_again(tmp_path: Path) -> None:
     learns its own on first use."""
     deck, references, path, image = _four_twins(tmp_path)
     loaded = load_references(_rewritten(path, {"twins_of": np.array("0" * 64)}))
-    assert isinstance(loaded, CardReferences) and not loaded._classifiers
+    assert isinstance(loaded, CardReferences) and not loaded._saved
     assert _names(loaded, deck, image) == _names(references, deck, image)
     assert loaded._classifiers.keys() == references._classifiers.keys()
 

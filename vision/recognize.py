@@ -44,7 +44,9 @@ from vision.twins import (
     SCALE_STEP,
     STATE,
     Box,
+    State,
     TwinClassifier,
+    fits,
     needed_margin,
     resolution,
 )
@@ -178,6 +180,8 @@ class CardReferences:
                                 specific(fine) @ specific(turned).T])
         self._groups: dict[int, tuple[list[tuple[int, bool]], list[Box]]] = {}
         self._classifiers: dict[tuple[Group, tuple[float, float]], TwinClassifier] = {}
+        self._saved: dict[tuple[Group, tuple[float, float]], State] = {}
+        """Classifiers read from a references file, taken up on first use."""
         self._pairs = PairCheck(self.card_mm, self._grey, self._sharp, REF_PX_PER_MM)
 
     def _size(self, px_per_mm: float) -> tuple[int, int]:
@@ -315,8 +319,15 @@ class CardReferences:
         learnt on first use."""
         key = (canonical, scale)
         if key not in self._classifiers:
-            self._classifiers[key] = TwinClassifier(self._group_faces(canonical), self.card_mm,
-                                                    self._group(canonical[0][0])[1], scale)
+            faces, boxes = self._group_faces(canonical), self._group(canonical[0][0])[1]
+            saved = self._saved.pop(key, None)
+            try:
+                if saved is None:
+                    raise ValueError("not saved")
+                self._classifiers[key] = TwinClassifier.restore(faces, self.card_mm, boxes,
+                                                                scale, saved)
+            except ValueError:  # saved for regions the references no longer give: learn it
+                self._classifiers[key] = TwinClassifier(faces, self.card_mm, boxes, scale)
         return self._classifiers[key]
 
     def _group_faces(self, canonical: Group) -> list[Image]:
@@ -405,23 +416,29 @@ class CardReferences:
                                   "names": np.array(self.names), "faces": self.faces,
                                   "twins_of": np.array(self.fingerprint())}
         keys = []
-        for index, ((group, scale), classifier) in enumerate(sorted(
-                self._classifiers.items(), key=lambda item: item[0])):
+        states: dict[tuple[Group, tuple[float, float]], State] = {
+            **self._saved, **{key: classifier.state()
+                                    for key, classifier in self._classifiers.items()}}
+        for index, ((group, scale), state) in enumerate(sorted(states.items(),
+                                                               key=lambda item: item[0])):
             steps = tuple(round(value / SCALE_STEP) for value in scale)
             keys.append(" ".join(f"{reference}:{int(flip)}" for reference, flip in group)
                         + f"@{steps[0]}x{steps[1]}")
-            arrays.update({f"twin{index}_{field}": array
-                          for field, array in classifier.state().items()})
+            arrays.update({f"twin{index}_{field}": array for field, array in state.items()})
         try:
             with path.open("wb") as file:
-                np.savez_compressed(file, twins=np.array(keys, dtype=str), **arrays)
+                # Not compressed: the classifiers' floats hardly shrink, and zlib took a
+                # minute over a large deck's.
+                np.savez(file, twins=np.array(keys, dtype=str), **arrays)
         except OSError as error:
             raise BadInputError(f"cannot write {path}: {error.strerror}") from None
 
     def restore_twins(self, data: Mapping[str, npt.NDArray[np.generic]], origin: str) -> int:
-        """Take the twin classifiers saved in a references file (``save``); how many. None
-        when they were learnt from other references or by another ``MODEL`` (they are learnt
-        again on first use); BadInputError when they are damaged."""
+        """Take the twin classifiers saved in a references file (``save``), to be used on first
+        sight; how many. None when they were learnt from other references or by another
+        ``MODEL`` (they are learnt again on first use); ``DamagedTwinsError`` when they are
+        damaged (one that only reads other regions than the references give is learnt
+        again)."""
         if "twins" not in data or str(data.get("twins_of", "")) != self.fingerprint():
             return 0
         damaged = DamagedTwinsError(f"{origin}: its saved twin classifiers are damaged "
@@ -439,10 +456,10 @@ class CardReferences:
                         or not 0 < across < 100 or not 0 < down < 100):
                     raise damaged
                 scale = (across * SCALE_STEP, down * SCALE_STEP)
-                state = {field: data[f"twin{index}_{field}"] for field in STATE}
-                self._classifiers[(group, scale)] = TwinClassifier.restore(
-                    self._group_faces(group), self.card_mm, self._group(group[0][0])[1], scale,
-                    state)
+                state = {field: np.asarray(data[f"twin{index}_{field}"]) for field in STATE}
+                if not fits(state, len(group)):
+                    raise damaged
+                self._saved[(group, scale)] = state
         except (KeyError, ValueError, TypeError):
             raise damaged from None
         return len(keys)

@@ -17,6 +17,7 @@ none of them).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
@@ -155,8 +156,31 @@ class Verdict:
 MODEL = 2
 """Version of the simulation and the classifier: saved classifiers of another are learnt
 again (``TwinClassifier.restore`` refuses them)."""
+State = dict[str, npt.NDArray[np.generic]]
+"""A classifier's learnt arrays, by the names of ``STATE``."""
 STATE = ("centre", "axes", "means", "precision", "limits", "check_likelihood", "check_tags")
 """The arrays a classifier is saved as (``TwinClassifier.state``)."""
+
+
+def fits(state: State, count: int, size: int | None = None
+         ) -> bool:
+    """Whether saved arrays (``TwinClassifier.state``) are a classifier of ``count`` twins:
+    shapes that agree with each other (and with ``size`` features, when known), floats that are
+    finite, each held-out photograph's twin one of them."""
+    centre, axes, means, precision, limits, likelihood, tags = (
+        np.asarray(state[field]) for field in STATE)
+    if axes.ndim != 2 or centre.ndim != 1:
+        return False
+    components, features = axes.shape
+    shapes = ((centre, (features,)), (axes, (components, features)),
+              (means, (count, components)), (precision, (components, components)),
+              (limits, (2,)), (likelihood, (count * CHECKS, count)), (tags, (count * CHECKS,)))
+    floats = [array for array, _ in shapes[:-1]]
+    return (0 < components <= COMPONENTS and size in (None, features)
+            and tags.dtype.kind in "iu" and all(array.dtype.kind == "f" for array in floats)
+            and all(array.shape == shape for array, shape in shapes)
+            and all(bool(np.isfinite(array).all()) for array in floats)
+            and bool(((tags.astype(np.int64) >= 0) & (tags.astype(np.int64) < count)).all()))
 
 
 class TwinClassifier:
@@ -231,7 +255,7 @@ class TwinClassifier:
         to_ref = np.diag([ref_px_per_mm, ref_px_per_mm, 1.0])
         self._templates = [_band_pass(sample_box(mean_face, to_ref, box, 0)) for box in boxes]
 
-    def state(self) -> dict[str, npt.NDArray[np.generic]]:
+    def state(self) -> State:
         """What was learnt, as arrays (named as ``STATE``), for ``restore``."""
         likelihood, tags = self._checks
         return {"centre": self._centre, "axes": self._axes, "means": self._means,
@@ -241,28 +265,17 @@ class TwinClassifier:
 
     @classmethod
     def restore(cls, faces: list[Image], card_mm: tuple[float, float], boxes: list[Box],
-                scale: tuple[float, float], state: dict[str, npt.NDArray[np.generic]]
-                ) -> TwinClassifier:
+                scale: tuple[float, float], state: State) -> TwinClassifier:
         """The classifier ``state`` saved, for the same twins (``faces``, ``boxes``) at the same
         ``scale``. ValueError when the arrays do not fit them (a damaged or foreign file)."""
         classifier = cls.__new__(cls)
         classifier._aligned(faces, card_mm, boxes, scale)
-        size = sum(template.size for template in classifier._templates)
-        count = len(faces)
+        if not fits(state, len(faces), sum(template.size for template in classifier._templates)):
+            raise ValueError("a saved twin classifier does not fit its twins")
         # Kept in the types they were learnt in, so that a saved classifier judges exactly
         # as the learnt one did.
         centre, axes, means, precision, limits, likelihood, tags = (
-            np.asarray(state[field]) for field in STATE)
-        components = len(axes)
-        shapes = ((centre, (size,)), (axes, (components, size)), (means, (count, components)),
-                  (precision, (components, components)), (limits, (2,)),
-                  (likelihood, (count * CHECKS, count)), (tags, (count * CHECKS,)))
-        if (not 0 < components <= COMPONENTS or tags.dtype.kind not in "iu"
-                or any(array.dtype.kind != "f" for array, _ in shapes[:-1])
-                or any(array.shape != shape for array, shape in shapes)
-                or not all(np.isfinite(array).all() for array, _ in shapes)
-                or not ((tags >= 0) & (tags < count)).all()):
-            raise ValueError("a saved twin classifier does not fit its twins")
+            cast(Floats, np.asarray(state[field])) for field in STATE)
         classifier._centre, classifier._axes, classifier._means = centre, axes, means
         classifier._precision = precision
         classifier._typical, classifier._residual = float(limits[0]), float(limits[1])
