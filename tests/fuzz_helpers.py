@@ -183,6 +183,7 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
     paths = [str(path) for path in files.values()]
     journal = str(files["journal"])
     values = list(HOSTILE_VALUES)
+    deck_file, photo, saved_twins = twin_references(out / "twins")
     json_texts = [path.read_text("utf-8", "replace")[:300_000]
                   for path in files.values() if path.is_file() and path.suffix == ".json"]
     table: dict[tuple[str, ...], list[list[str]]] = {
@@ -267,6 +268,8 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
         ("vision", "enroll"): [["vision", "enroll", value, path] for value in ("trains", "x")
                                for path in paths],
         ("vision", "identify"): [
+            *[["vision", "identify", str(photo), "--deck", str(deck_file), "--references",
+               str(path)] for path in saved_twins],
             *[["vision", "identify", path] for path in paths],
             *[["vision", "identify", "--references", path, str(files["binary-photo"])]
               for path in paths],
@@ -293,6 +296,46 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
         ],
     }
     return table
+
+
+def twin_references(folder: Path) -> tuple[Path, Path, list[Path]]:
+    """A deck file of four near twins (one artwork, four numbers), a photo of them, and
+    references with their twin classifiers saved: honest, stale (saved for other faces), and
+    damaged (an array cut short, a member that is no twin, cut off half-way)."""
+    import numpy as np
+
+    from vision.imaging import write_image
+    from vision.recognize import CardReferences
+    from vision.scene import render_cards
+    from vision.styles import styled_deck
+
+    folder.mkdir(parents=True, exist_ok=True)
+    deck = styled_deck("artwork", 3)
+    cards = [card.id for card in deck.deck.cards[:4]]
+    references = CardReferences(deck.deck.name, deck.card_mm,
+                                {card: [deck.face(card, 6.0)] for card in cards})
+    references.learn_twins(((8, 8), (9, 9)))
+    honest = folder / "honest.npz"
+    references.save(honest)
+    with np.load(honest) as data:
+        arrays = {key: data[key] for key in data.files}
+    changes: dict[str, dict[str, Any]] = {
+        "stale": {"twins_of": np.array("0" * 64)},
+        "short-axes": {"twin0_axes": arrays["twin0_axes"][:, :-1]},
+        "not-a-twin": {"twins": np.array([str(arrays["twins"][0]).replace("3:0", "5:0"),
+                                          str(arrays["twins"][1])])},
+    }
+    saved = [honest]
+    for name, change in changes.items():
+        saved.append(folder / f"{name}.npz")
+        np.savez(saved[-1], **{**arrays, **change})
+    saved.append(folder / "cut.npz")
+    saved[-1].write_bytes(honest.read_bytes()[: honest.stat().st_size // 2])
+    deck_file = folder / "deck.json"
+    deck_file.write_text(deck.deck_file())
+    photo = folder / "table.png"
+    write_image(photo, render_cards(cards, 2, "easy", faces=deck)[0])
+    return deck_file, photo, saved
 
 
 def sharp_cases(files: dict[str, Path]) -> list[tuple[list[str], str | None]]:

@@ -11,12 +11,12 @@ import pytest
 from host.cli import main
 from host.deck import DeckError, deck_from, parse_deck
 from vision.deck_scene import render_spread
-from vision.imaging import read_image, transform_points, write_image
+from vision.imaging import Image, read_image, transform_points, write_image
 from vision.pipeline import Pipeline
-from vision.recognize import CardReferences, load_references, too_alike
+from vision.recognize import COMMON_STEPS, CardReferences, load_references, too_alike
 from vision.scene import render_cards
 from vision.styles import STYLES, StyledDeck, styled_deck
-from vision.twins import TwinClassifier, _photograph
+from vision.twins import TwinClassifier, _photograph, needed_margin, resolution
 
 
 def _references(deck: StyledDeck, leave_out: str | None = None) -> CardReferences:
@@ -183,7 +183,8 @@ def test_enroll_a_deck_file_from_scans_then_identify_with_it(
     assert len(names) >= 5 and set(names) <= {seen.name for seen in truth.cards}
 
 
-def test_a_sheet_of_cards_in_reading_order_enrolls_without_markers(tmp_path: Path) -> None:
+def test_a_sheet_of_cards_in_reading_order_enrolls_without_markers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     deck = styled_deck("artwork", 4)
     names = [card.id for card in deck.deck.cards[:3]]
     faces = [deck.face(name, 3.0) for name in names]
@@ -197,6 +198,9 @@ def test_a_sheet_of_cards_in_reading_order_enrolls_without_markers(tmp_path: Pat
     references = load_references(tmp_path / "r.npz")
     assert isinstance(references, CardReferences)
     assert references.cards == sorted(names)
+    # The three are near twins: their classifiers were learnt at enrollment and saved.
+    assert "learnt near twins 1/1 (3 cards) at 44 resolutions" in capsys.readouterr().out
+    assert len(references._saved) == len(COMMON_STEPS) == 44
     # The raw view (no markers) names the same cards on the sheet itself.
     reading = Pipeline(deck=deck.deck.name, references=references).read(read_image(
         tmp_path / "sheets" / "1-3.png"))
@@ -267,15 +271,132 @@ def test_a_twin_classifier_names_simulated_photographs_and_rejects_a_stranger() 
     faces = [references._grey[member] for member, _ in group]
     classifier = TwinClassifier(faces, deck.card_mm, boxes, (0.9, 0.9), seed=3)
     rng = np.random.default_rng(5)
+    right = 0
     for index, face in enumerate(faces):
-        picture, to_picture = _photograph(face, 2.0, (0.0, 0.0, *deck.card_mm), (0.9, 0.9), rng)
-        corners = transform_points(to_picture, np.array(
-            [[0, 0], [deck.card_mm[0], 0], [*deck.card_mm], [0, deck.card_mm[1]]], np.float64))
-        verdict = classifier.judge(picture.astype(np.uint8), corners)
-        assert int(np.argmax(verdict.likelihood)) == index and verdict.typical[index]
+        # Glare or a dim light where the number is can leave a photograph unclear: most are
+        # named right, and the classifier is never sure of a wrong one.
+        for _ in range(5):
+            picture, to_picture = _photograph(face, 2.0, (0.0, 0.0, *deck.card_mm), (0.9, 0.9),
+                                              rng)
+            corners = transform_points(to_picture, np.array(
+                [[0, 0], [deck.card_mm[0], 0], [*deck.card_mm], [0, deck.card_mm[1]]],
+                np.float64))
+            verdict = classifier.judge(picture.astype(np.uint8), corners)
+            best = int(np.argmax(verdict.likelihood))
+            if best == index and verdict.typical[index]:
+                right += 1
+            elif best != index:
+                margin = verdict.likelihood[best] - np.delete(verdict.likelihood, best).max()
+                assert margin < needed_margin((0.9, 0.9)), (index, margin)
+    assert right >= 12, right  # of 20; chance would name 5
     # A card of another artwork is like none of the group's photographs.
     stranger = references._grey[references.names.index("artwork-2/13")]
     picture, to_picture = _photograph(stranger, 2.0, (0.0, 0.0, *deck.card_mm), (0.9, 0.9), rng)
     corners = transform_points(to_picture, np.array(
         [[0, 0], [deck.card_mm[0], 0], [*deck.card_mm], [0, deck.card_mm[1]]], np.float64))
     assert not classifier.judge(picture.astype(np.uint8), corners).typical.any()
+
+
+def _four_twins(tmp_path: Path) -> tuple[StyledDeck, CardReferences, Path, Image]:
+    """An artwork deck's first four cards (one artwork, four numbers) on an easy table, their
+    classifiers learnt at the resolutions the table shows them at and saved with the
+    references."""
+    deck = styled_deck("artwork", 3)
+    references = CardReferences(deck.deck.name, deck.card_mm, {
+        card.id: [deck.face(card.id, 6.0)] for card in deck.deck.cards[:4]})
+    image, truth = render_cards([card.id for card in deck.deck.cards[:4]], 2, "easy",
+                                faces=deck)
+    steps = sorted({tuple(round(value * 10) for value in resolution(deck.card_mm, way))
+                    for seen in truth.cards
+                    for way in (seen.corners, np.roll(seen.corners, 2, axis=0))})
+    learnt: list[int] = []
+    references.learn_twins(tuple((a, b) for a, b in steps),
+                           progress=lambda done, groups, group: learnt.append(len(group)))
+    assert learnt == [4] and len(references._classifiers) == len(steps)
+    path = tmp_path / "r.npz"
+    references.save(path)
+    return deck, references, path, image
+
+
+def _names(references: CardReferences, deck: StyledDeck, image: Image) -> list[tuple[str | None,
+                                                                                     float]]:
+    _, truth = render_cards([card.id for card in deck.deck.cards[:4]], 2, "easy", faces=deck)
+    return [(reading.name, reading.confidence)
+            for reading in (references.read(image, seen.corners) for seen in truth.cards)]
+
+
+def test_saved_twin_classifiers_are_the_learnt_ones_and_name_alike(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    deck, references, path, image = _four_twins(tmp_path)
+    loaded = load_references(path)
+    assert isinstance(loaded, CardReferences)
+    assert loaded._saved.keys() == references._classifiers.keys()
+
+    def learn(*_: object, **__: object) -> None:
+        raise AssertionError("a saved classifier was learnt again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(TwinClassifier, "__init__", learn)
+        assert _names(loaded, deck, image) == _names(references, deck, image)
+    # Every card was seen at a saved resolution: each classifier was taken up, as saved.
+    assert loaded._classifiers.keys() == references._classifiers.keys() and not loaded._saved
+    for key, classifier in references._classifiers.items():
+        for field, array in classifier.state().items():
+            assert np.array_equal(loaded._classifiers[key].state()[field], array), field
+    _, truth = render_cards([card.id for card in deck.deck.cards[:4]], 2, "easy", faces=deck)
+    for seen in truth.cards:
+        key = (references._canonical(references._group(0)[0]),
+               resolution(deck.card_mm, seen.corners))
+        mine = references._classifiers[key].judge(image, seen.corners)
+        saved = loaded._classifiers[key].judge(image, seen.corners)
+        assert np.array_equal(mine.likelihood, saved.likelihood)
+        assert np.array_equal(mine.typical, saved.typical)
+    # Saved again, those it took up and those it did not are all kept.
+    loaded.save(tmp_path / "again.npz")
+    again = load_references(tmp_path / "again.npz")
+    assert isinstance(again, CardReferences)
+    assert again._saved.keys() == references._classifiers.keys()
+
+
+def _rewritten(path: Path, change: dict[str, np.ndarray]) -> Path:
+    with np.load(path) as data:
+        arrays = {key: data[key] for key in data.files}
+    arrays.update(change)
+    out = path.with_name("changed.npz")
+    np.savez(out, **arrays)
+    return out
+
+
+def test_stale_saved_classifiers_are_learnt_again(tmp_path: Path) -> None:
+    """Classifiers saved for other faces (or by another simulation) are left out, and naming
+    learns its own on first use."""
+    deck, references, path, image = _four_twins(tmp_path)
+    loaded = load_references(_rewritten(path, {"twins_of": np.array("0" * 64)}))
+    assert isinstance(loaded, CardReferences) and not loaded._saved
+    assert _names(loaded, deck, image) == _names(references, deck, image)
+    assert loaded._classifiers.keys() == references._classifiers.keys()
+
+
+@pytest.mark.parametrize("damage", ["shape", "key", "missing", "nan", "truncated"])
+def test_damaged_saved_classifiers_are_refused_in_one_line(
+        damage: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deck, _, path, image = _four_twins(tmp_path)
+    with np.load(path) as data:
+        axes = data["twin0_axes"]
+        keys = [str(key) for key in data["twins"]]
+    if damage == "truncated":
+        damaged = tmp_path / "cut.npz"
+        damaged.write_bytes(path.read_bytes()[: path.stat().st_size * 2 // 3])
+    else:
+        damaged = _rewritten(path, {
+            "shape": {"twin0_axes": axes[:, :-1]},
+            "key": {"twins": np.array([keys[0].replace("3:0", "9:0"), *keys[1:]])},
+            "missing": {"twins": np.array([*keys, "0:0 1:0 2:0 3:0@12x12"])},
+            "nan": {"twin0_axes": np.full_like(axes, np.nan)},
+        }[damage])
+    (tmp_path / "deck.json").write_text(deck.deck_file())
+    write_image(tmp_path / "table.png", image)
+    assert main(["vision", "identify", str(tmp_path / "table.png"), "--deck",
+                 str(tmp_path / "deck.json"), "--references", str(damaged)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and str(damaged) in error, error

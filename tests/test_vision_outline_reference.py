@@ -120,13 +120,14 @@ def test_the_fast_steps_give_what_the_plain_ones_do(style: str, level: str, seed
     assert np.array_equal(support, expected_support), (style, level, seed)
 
 
-@pytest.mark.parametrize("verdict", [0.5, 0.0, -0.4])
-def test_the_pair_check_only_lowers_a_twin_verdict_so_an_unsure_twin_skips_it(
-        verdict: float, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("verdict", [0.0, -0.4])
+def test_an_unsure_twin_skips_the_pair_check(verdict: float,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Naming skips the pair check once the classifier's verdict is at or below 0. That is
-    right only while the check can lower the verdict and never raise it: a check answering
-    far more must read as one answering the verdict itself (0.5), and once at or below 0 the
-    card must read the same (unnamed, confidence 0) whatever the check would answer."""
+    right only while agreeing with the check never lifts such a verdict above 0: the card must
+    read the same (unnamed, confidence 0) whatever the check would answer."""
+    for check in (-3.0, 0.0, 0.5, 5.0, np.inf):
+        assert vision.twin_check.agreed(verdict, check) <= 0, (verdict, check)
     deck = styled_deck("artwork", 1)
     references = vision.recognize.CardReferences(deck.deck.name, deck.card_mm, {
         card.id: [deck.face(card.id, 6.0)] for card in deck.deck.cards})
@@ -139,7 +140,7 @@ def test_the_pair_check_only_lowers_a_twin_verdict_so_an_unsure_twin_skips_it(
 
     monkeypatch.setattr(vision.recognize.CardReferences, "_which_twin", twin_with_verdict)
     readings = []
-    for answer in (5.0, verdict if verdict > 0 else -3.0):
+    for answer in (5.0, -3.0):
         monkeypatch.setattr(vision.twin_check.PairCheck, "clear", lambda *_, a=answer: a)
         readings.append([references.read(image, card.corners) for card in truth.cards
                          if not card.occluded])
@@ -149,5 +150,4 @@ def test_the_pair_check_only_lowers_a_twin_verdict_so_an_unsure_twin_skips_it(
         assert (first.name, first.confidence, first.turned, first.score) == (
             second.name, second.confidence, second.turned, second.score), verdict
         assert np.array_equal(first.corners, second.corners), verdict
-        if verdict <= 0:
-            assert first.name is None and first.confidence == 0.0, verdict
+        assert first.name is None and first.confidence == 0.0, verdict

@@ -29,7 +29,7 @@ from vision.imaging import read_image, scaled_for_reading, size_read, write_imag
 from vision.pipeline import Pipeline
 from vision.printing import write_deck, write_markers
 from vision.readings import Zones
-from vision.recognize import WEBCAM_ASSUMPTION, CardReferences, too_alike
+from vision.recognize import COMMON_STEPS, WEBCAM_ASSUMPTION, CardReferences, Group, too_alike
 from vision.rollecate_zones import RollecateZones
 from vision.scene import DIFFICULTIES, render_table
 from vision.trains_zones import TrainsZones
@@ -77,11 +77,18 @@ def _enroll(args: argparse.Namespace) -> int:
               f"{deck.name} into {out}")
         return 0
     faces = enroll_faces(deck, args.folder)
+    # A new table's first frame would otherwise learn them (seconds for a large deck).
+    faces.learn_twins(progress=_twins_learnt)
     faces.save(out)
     _report(faces, deck.name, [card.id for card in deck.cards])
     print(f"enrolled {len(faces.cards)} cards ({len(faces.names)} pictures) of {deck.name} "
           f"into {out}")
     return 0
+
+
+def _twins_learnt(done: int, groups: int, group: Group) -> None:
+    print(f"learnt near twins {done}/{groups} ({len(group)} cards) at {len(COMMON_STEPS)} "
+          "resolutions, 0.5-1.2 px/mm", flush=True)
 
 
 def _report(faces: CardReferences, deck: str, cards: list[str]) -> None:

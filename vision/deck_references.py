@@ -11,7 +11,7 @@ from pathlib import Path
 from host.deck import deck_from, load_deck
 from host.errors import BadInputError
 from vision.identify import References, rendered_references
-from vision.recognize import CardReferences, load_references
+from vision.recognize import CardReferences, DamagedTwinsError, load_references
 
 DECKS = ("trains", "rollecate", "express")
 """Decks Conductor draws faces for (others can be enrolled from photos)."""
@@ -28,6 +28,8 @@ def deck_references(deck_name: str, references: Path | None) -> DeckReferences:
     if references is not None:
         try:
             loaded = load_references(references)
+        except DamagedTwinsError:
+            raise
         except (BadInputError, EOFError, OSError, ValueError):
             raise BadInputError(f"cannot read references {references}: not a references "
                                 "file (conductor vision enroll makes one)") from None

@@ -23,9 +23,13 @@ wrong name is far worse than no name.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import zipfile
+import zlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -34,8 +38,18 @@ import numpy.typing as npt
 from host.errors import BadInputError
 from vision.identify import References
 from vision.imaging import Image, Points
-from vision.twin_check import PairCheck, differ
-from vision.twins import Box, TwinClassifier, needed_margin, resolution
+from vision.twin_check import CLASSIFIER_SHARE, PairCheck, agreed, differ
+from vision.twins import (
+    MODEL,
+    SCALE_STEP,
+    STATE,
+    Box,
+    State,
+    TwinClassifier,
+    fits,
+    needed_margin,
+    resolution,
+)
 
 REF_PX_PER_MM = 2.0
 """Resolution references are kept at (about a webcam's best on a card, doubled)."""
@@ -54,6 +68,12 @@ SHORTLIST = 5
 """How many (card, way round) of the colour shortlist go to the fine match."""
 MIN_SCORE = 0.5
 """Fine correlation below which a card matches nothing enrolled (named None)."""
+TWIN_MIN_SCORE = 0.7
+"""...and below which a near twin is not named: its twin is told on a few small regions, which
+a card matching its whole face this poorly (half under another card or a hand, an outline a
+few millimetres off) may show wrong. On the tuning deck's tables (seed 1, Trains look, full
+pipeline) the three wrong twins the classifier and the check agreed on matched 0.56-0.67; of
+58 right twins on six of those tables one matched less than 0.7."""
 CARD_SCORE = 0.25
 """Fine correlation below which an outline is not a card of this deck at all (a ghost)."""
 MIN_STRANGER_BALANCE = 0.12
@@ -68,7 +88,20 @@ TWIN_REGION_SHARE = 0.35
 """A near-twin region: where the references differ by at least this share of their largest
 difference (smoothed), grown by a millimetre."""
 
+COMMON_STEPS = tuple((across, down) for across in range(5, 13) for down in range(5, 13)
+                     if abs(across - down) <= 3)
+"""Resolutions (px/mm along a card's width and height, in ``SCALE_STEP``s) whose twin
+classifiers enrollment learns and saves: a 1280 x 720 webcam sees cards at 0.5-1.2 px/mm, and
+the table's tilt squeezes one side by up to 0.3 more than the other."""
+
+
+class DamagedTwinsError(BadInputError):
+    """A references file whose saved twin classifiers are damaged (enroll the deck again)."""
+
+
 Floats = npt.NDArray[np.float32]
+Group = tuple[tuple[int, bool], ...]
+"""A group of near twins as (reference, turned), seen from its lowest reference upright."""
 
 
 def _band_pass(image: npt.NDArray[np.generic], sigma: float) -> Floats:
@@ -153,8 +186,9 @@ class CardReferences:
         self._alike = np.stack([specific(fine) @ specific(fine).T,
                                 specific(fine) @ specific(turned).T])
         self._groups: dict[int, tuple[list[tuple[int, bool]], list[Box]]] = {}
-        self._classifiers: dict[tuple[tuple[tuple[int, bool], ...], tuple[float, float]],
-                                TwinClassifier] = {}
+        self._classifiers: dict[tuple[Group, tuple[float, float]], TwinClassifier] = {}
+        self._saved: dict[tuple[Group, tuple[float, float]], State] = {}
+        """Classifiers read from a references file, taken up on first use."""
         self._pairs = PairCheck(self.card_mm, self._grey, self._sharp, REF_PX_PER_MM)
 
     def _size(self, px_per_mm: float) -> tuple[int, int]:
@@ -237,12 +271,14 @@ class CardReferences:
             score = _ncc(seen(turned), self._fine[best]) if member else score
             # The classifier learnt from simulation, which flatters; the twin is named only if
             # the references themselves agree, against every twin of another name.
-            for other, other_flip in group:
-                # Once unsure at or below 0 the card is unnamed with confidence 0 whatever
-                # the rest say: no need to compare them.
-                if self.names[other] != self.names[best] and sure > 0:
-                    sure = min(sure, self._pairs.clear(frame, ways[turned], best, other,
-                                                       other_flip != flip))
+            if sure > 0:
+                # At or below 0 the card is unnamed whatever the check says (``agreed`` never
+                # lifts a verdict above 0): no need to compare the references.
+                check = min((self._pairs.clear(frame, ways[turned], best, other,
+                                               other_flip != flip)
+                             for other, other_flip in group
+                             if self.names[other] != self.names[best]), default=np.inf)
+                sure = agreed(sure, check)
         else:
             sure = 1.0
         # ...and no other card of the deck may come near it.
@@ -256,7 +292,7 @@ class CardReferences:
             best_balance = min(best_balance, part)
             clear = min(clear, part / MIN_STRANGER_BALANCE)
         confidence = float(np.clip(best_balance * 2, 0.0, 1.0))
-        named = score >= MIN_SCORE and clear >= 1.0
+        named = score >= (TWIN_MIN_SCORE if len(group) > 1 else MIN_SCORE) and clear >= 1.0
         return Reading(self.names[best] if named else None, confidence, turned, score, corners)
 
     def _shortlist(self, frame: Image, ways: tuple[Points, Points]) -> list[tuple[int, bool]]:
@@ -290,23 +326,32 @@ class CardReferences:
         member = group.index((reference, flip != anchor_flip))
         return member, (margin / needed_margin(scale) if verdict.typical[chosen] else 0.0)
 
-    def _canonical(self, group: list[tuple[int, bool]]) -> tuple[tuple[int, bool], ...]:
+    def _canonical(self, group: list[tuple[int, bool]]) -> Group:
         """A group of twins as seen from its lowest reference upright (one classifier serves
         every member)."""
         anchor_flip = min(group)[1]
         return tuple(sorted((reference, flip != anchor_flip) for reference, flip in group))
 
-    def _classifier(self, canonical: tuple[tuple[int, bool], ...], scale: tuple[float, float]
-                    ) -> TwinClassifier:
+    def _classifier(self, canonical: Group, scale: tuple[float, float]) -> TwinClassifier:
         """The classifier of a group of twins (as ``_canonical`` gives it) at a resolution,
         learnt on first use."""
         key = (canonical, scale)
         if key not in self._classifiers:
-            faces = [self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
-                     for reference, flip in canonical]
-            self._classifiers[key] = TwinClassifier(faces, self.card_mm, self._group(
-                canonical[0][0])[1], scale)
+            faces, boxes = self._group_faces(canonical), self._group(canonical[0][0])[1]
+            saved = self._saved.pop(key, None)
+            try:
+                if saved is None:
+                    raise ValueError("not saved")
+                self._classifiers[key] = TwinClassifier.restore(faces, self.card_mm, boxes,
+                                                                scale, saved)
+            except ValueError:  # saved for regions the references no longer give: learn it
+                self._classifiers[key] = TwinClassifier(faces, self.card_mm, boxes, scale)
         return self._classifiers[key]
+
+    def _group_faces(self, canonical: Group) -> list[Image]:
+        """The grey faces of a group of twins, each turned as the group sees it."""
+        return [self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
+                for reference, flip in canonical]
 
     def _group(self, best: int) -> tuple[list[tuple[int, bool]], list[Box]]:
         """The near twins of reference ``best`` (itself first): (reference, turned) for every
@@ -353,15 +398,89 @@ class CardReferences:
                             cv2.COLOR_BGR2GRAY)
         return _band_pass(grey, 3.0)[3:-3, 3:-3]
 
+    def twin_groups(self) -> list[Group]:
+        """Every group of near twins of the deck (each once, as ``_canonical`` gives it)."""
+        groups: list[Group] = []
+        for best in range(len(self.names)):
+            group = self._group(best)[0]
+            if len(group) > 1 and self._canonical(group) not in groups:
+                groups.append(self._canonical(group))
+        return groups
+
+    def learn_twins(self, steps: tuple[tuple[int, int], ...] = COMMON_STEPS,
+                    progress: Callable[[int, int, Group], None] | None = None) -> None:
+        """Learn every group's twin classifier at each resolution of ``steps`` (px/mm in
+        ``SCALE_STEP``s) now, rather than on first sight; ``progress(done, groups, group)``
+        after each group."""
+        groups = self.twin_groups()
+        for done, group in enumerate(groups, 1):
+            for across, down in steps:
+                self._classifier(group, (across * SCALE_STEP, down * SCALE_STEP))
+            if progress is not None:
+                progress(done, len(groups), group)
+
+    def fingerprint(self) -> str:
+        """What the saved twin classifiers were learnt from (the faces, their names, the card's
+        size and ``MODEL``): classifiers saved under another fingerprint are learnt again."""
+        digest = hashlib.sha256(f"{MODEL} {self.card_mm} {self.names}".encode())
+        digest.update(np.ascontiguousarray(self.faces).tobytes())
+        return digest.hexdigest()
+
     def save(self, path: Path) -> None:
-        """Store the references (``.npz``) for ``load``."""
+        """Store the references (``.npz``) for ``load``, with every twin classifier learnt so
+        far (docs/formats.md)."""
+        arrays: dict[str, Any] = {"kind": np.array("faces"), "deck": np.array(self.deck),
+                                  "card_mm": np.array(self.card_mm),
+                                  "names": np.array(self.names), "faces": self.faces,
+                                  "twins_of": np.array(self.fingerprint())}
+        keys = []
+        states: dict[tuple[Group, tuple[float, float]], State] = {
+            **self._saved, **{key: classifier.state()
+                                    for key, classifier in self._classifiers.items()}}
+        for index, ((group, scale), state) in enumerate(sorted(states.items(),
+                                                               key=lambda item: item[0])):
+            steps = tuple(round(value / SCALE_STEP) for value in scale)
+            keys.append(" ".join(f"{reference}:{int(flip)}" for reference, flip in group)
+                        + f"@{steps[0]}x{steps[1]}")
+            arrays.update({f"twin{index}_{field}": array for field, array in state.items()})
         try:
             with path.open("wb") as file:
-                np.savez_compressed(file, kind=np.array("faces"), deck=np.array(self.deck),
-                                    card_mm=np.array(self.card_mm), names=np.array(self.names),
-                                    faces=self.faces)
+                # Not compressed: the classifiers' floats hardly shrink, and zlib took a
+                # minute over a large deck's.
+                np.savez(file, twins=np.array(keys, dtype=str), **arrays)
         except OSError as error:
             raise BadInputError(f"cannot write {path}: {error.strerror}") from None
+
+    def restore_twins(self, data: Mapping[str, npt.NDArray[np.generic]], origin: str) -> int:
+        """Take the twin classifiers saved in a references file (``save``), to be used on first
+        sight; how many. None (0) when they were learnt from other references or by another
+        ``MODEL`` (they are learnt again on first use); ``DamagedTwinsError`` when they are
+        damaged (one that only reads other regions than the references give is learnt
+        again)."""
+        if "twins" not in data or str(data.get("twins_of", "")) != self.fingerprint():
+            return 0
+        damaged = DamagedTwinsError(f"{origin}: its saved twin classifiers are damaged "
+                                    "(enroll the deck again)")
+        try:
+            keys = [str(key) for key in np.atleast_1d(data["twins"])]
+            for index, key in enumerate(keys):
+                members, steps = key.split("@")
+                group = tuple((int(reference), flip == "1") for reference, flip in
+                              (member.split(":") for member in members.split()))
+                across, down = (int(step) for step in steps.split("x"))
+                if (not group or any(not 0 <= reference < len(self.names)
+                                     for reference, _ in group)
+                        or group != self._canonical(self._group(group[0][0])[0])
+                        or not 0 < across < 100 or not 0 < down < 100):
+                    raise damaged
+                scale = (across * SCALE_STEP, down * SCALE_STEP)
+                state = {field: np.asarray(data[f"twin{index}_{field}"]) for field in STATE}
+                if not fits(state, len(group)):
+                    raise damaged
+                self._saved[(group, scale)] = state
+        except (KeyError, ValueError, TypeError):
+            raise damaged from None
+        return len(keys)
 
 
 WEBCAM_PX_PER_MM = 0.9
@@ -373,8 +492,9 @@ def too_alike(references: CardReferences, px_per_mm: float = WEBCAM_PX_PER_MM
               ) -> list[tuple[str, str, bool]]:
     """Pairs of enrolled cards (name, name, second turned) the camera will not tell apart at
     ``px_per_mm``: near twins whose twin classifier, learnt at that resolution, does not name
-    most of the first's held-back simulated photographs clearly against the second (what
-    naming demands); and any other two cards that differ nowhere by ``TELL_APART_GREY``."""
+    most of the first's held-back simulated photographs clearly against the second (by what
+    naming demands of it when the reference check agrees); and any other two cards that
+    differ nowhere by ``TELL_APART_GREY``."""
     size = references._size(px_per_mm)
     grey = references._grey
     names = references.names
@@ -383,15 +503,9 @@ def too_alike(references: CardReferences, px_per_mm: float = WEBCAM_PX_PER_MM
              if names[first] != names[second]
              for turned in (False, True)
              if not differ(grey[first], grey[second], turned, size)}
-    done = set()
-    for best in range(len(names)):
-        group = references._group(best)[0]
-        canonical = references._canonical(group)
-        if len(group) < 2 or canonical in done:
-            continue
-        done.add(canonical)
+    for canonical in references.twin_groups():
         unclear = references._classifier(canonical, (px_per_mm, px_per_mm)).unclear(
-            needed_margin((px_per_mm, px_per_mm)))
+            CLASSIFIER_SHARE * needed_margin((px_per_mm, px_per_mm)))
         for mine, (first, first_flip) in enumerate(canonical):
             for yours, (second, second_flip) in enumerate(canonical):
                 if names[first] != names[second] and unclear[mine, yours] > 0.5:
@@ -408,7 +522,9 @@ def load_references(path: Path) -> CardReferences | References:
             whole = "kind" in data.files and str(data["kind"]) == "faces"
             if whole:
                 return faces_in(data, str(path))
-    except (OSError, ValueError, EOFError) as error:
+    except BadInputError:
+        raise
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as error:
         raise BadInputError(f"cannot read references {path}: {error}") from None
     return References.load(path)
 
@@ -427,4 +543,6 @@ def faces_in(data: Mapping[str, npt.NDArray[np.generic]], origin: str) -> CardRe
     grouped: dict[str, list[Image]] = {}
     for name, face in zip(names, faces, strict=True):
         grouped.setdefault(name, []).append(face)
-    return CardReferences(deck, (card_mm[0], card_mm[1]), grouped)
+    references = CardReferences(deck, (card_mm[0], card_mm[1]), grouped)
+    references.restore_twins(data, origin)
+    return references

@@ -5,7 +5,8 @@ small regions. Where a webcam sees a card at 0.5-1.1 px/mm, a corner number is 4
 and comparing it with each reference is at the mercy of blur and noise. So for each group of
 twins, at each resolution the camera sees a card at, the namer learns how the group's cards
 *look through a camera*: every reference is photographed many times over in simulation (the
-card's own pixel size along each side, any turn, an outline a little off, blur, sensor noise),
+card's own pixel size along each side, seen across a tilted table and in perspective, any
+turn, an outline a little off, blur, uneven light and glare, sensor noise, JPEG),
 read back exactly as a found card is read, and a linear discriminant (Fisher's LDA, on the
 leading principal components) is fitted to the regions where the twins differ. A card is named
 only when the discriminant puts it far more likely one twin than every other *and* it looks
@@ -16,6 +17,7 @@ none of them).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import cv2
 import numpy as np
@@ -47,12 +49,32 @@ NOISE_GREY = (1.0, 9.0)
 """Sensor noise (grey levels) the simulation draws from."""
 JPEG_QUALITY = (60, 101)
 """JPEG quality the simulation draws from (100: next to no loss)."""
+FORESHORTENING = (0.5, 0.87)
+"""The table's tilt (30-60 degrees from vertical) shrinks one direction of the picture by
+its cosine."""
+PERSPECTIVE = 0.06
+"""Up to this share smaller (px/mm) at one end of a card than at the other: the far end lies
+further from the camera."""
+FULL_CARD_MM = 88.0
+"""The length ``PERSPECTIVE`` is spread over (a card's)."""
+LIGHT_GAIN = (0.5, 1.1)
+"""Light on the card, from a dim corner of the table to a bright lamp."""
+LIGHT_SLOPE = 0.15
+"""Spread of the light's change across the photographed part (share of its level)."""
+GLARE_CHANCE = 0.35
+"""Share of photographs with a glare spot..."""
+GLARE_PX = (10.0, 40.0)
+"""...its spread (Gaussian sigma, camera pixels)..."""
+GLARE_GREY = (40.0, 200.0)
+"""...and its strength at the centre (grey levels added; the sensor clips)."""
 SCALE_STEP = 0.1
 """Resolutions (px/mm along each side of a card) are rounded to this; a classifier each."""
 LOG_ODDS = 16.0
-"""Log-likelihood (natural) by which the best twin must beat every twin of another name to be
-named. Simulation flatters: on the tuning tables (deck seed 1) wrong twins reached 13.5 (a
-plain card's "moss" read as "mint" at 1 px/mm)."""
+"""Log-likelihood (natural) by which the best twin beats every twin of another name for the
+classifier to be sure alone (``needed_margin``; naming asks a share of it when the reference
+check agrees, ``vision.twin_check.agreed``). With the simulation before glare, light and
+perspective, wrong twins on the tuning tables (deck seed 1) reached 13.5 (a plain card's "moss"
+read as "mint" at 1 px/mm); with them, 0.55 of it."""
 OUTLIER_QUANTILE = 0.99
 """A card is like a twin's photographs if its distance lies within this quantile of theirs..."""
 OUTLIER_MARGIN = 1.3
@@ -131,6 +153,36 @@ class Verdict:
     """Whether the card looks like each twin's simulated photographs at all."""
 
 
+MODEL = 2
+"""Version of the simulation and the classifier: saved classifiers of another are learnt
+again (``TwinClassifier.restore`` refuses them)."""
+State = dict[str, npt.NDArray[np.generic]]
+"""A classifier's learnt arrays, by the names of ``STATE``."""
+STATE = ("centre", "axes", "means", "precision", "limits", "check_likelihood", "check_tags")
+"""The arrays a classifier is saved as (``TwinClassifier.state``)."""
+
+
+def fits(state: State, count: int, size: int | None = None
+         ) -> bool:
+    """Whether saved arrays (``TwinClassifier.state``) are a classifier of ``count`` twins:
+    shapes that agree with each other (and with ``size`` features, when known), floats that are
+    finite, each held-out photograph's twin one of them."""
+    centre, axes, means, precision, limits, likelihood, tags = (
+        np.asarray(state[field]) for field in STATE)
+    if axes.ndim != 2 or centre.ndim != 1:
+        return False
+    components, features = axes.shape
+    shapes = ((centre, (features,)), (axes, (components, features)),
+              (means, (count, components)), (precision, (components, components)),
+              (limits, (2,)), (likelihood, (count * CHECKS, count)), (tags, (count * CHECKS,)))
+    floats = [array for array, _ in shapes[:-1]]
+    return (0 < components <= COMPONENTS and size in (None, features)
+            and tags.dtype.kind in "iu" and all(array.dtype.kind == "f" for array in floats)
+            and all(array.shape == shape for array, shape in shapes)
+            and all(bool(np.isfinite(array).all()) for array in floats)
+            and bool(((tags.astype(np.int64) >= 0) & (tags.astype(np.int64) < count)).all()))
+
+
 class TwinClassifier:
     """Fisher's discriminant over the regions where a group of twins differ, at one
     resolution, learnt from simulated photographs of each twin."""
@@ -139,16 +191,9 @@ class TwinClassifier:
                  scale: tuple[float, float], seed: int = 0) -> None:
         """``faces``: the twins' grey faces (the same size, upright as the card is read) at
         ``ref_px_per_mm`` = face width / card width; ``boxes``: where they differ."""
-        self.card_mm = card_mm
-        self.boxes = boxes
+        self._aligned(faces, card_mm, boxes, scale)
         rng = np.random.default_rng([seed, 7])
         ref_px_per_mm = faces[0].shape[1] / card_mm[0]
-        # The mean look of the group, blurred as this camera blurs, aligns every region.
-        blur = 0.8 * ref_px_per_mm / max(min(scale), 0.1)
-        mean_face = np.mean([cv2.GaussianBlur(face.astype(np.float32), (0, 0), blur)
-                             for face in faces], axis=0)
-        to_ref = np.diag([ref_px_per_mm, ref_px_per_mm, 1.0])
-        self._templates = [_band_pass(sample_box(mean_face, to_ref, box, 0)) for box in boxes]
         # Only the regions and their surroundings are photographed.
         margin = 6.0
         area = (max(0.0, min(box[0] for box in boxes) - margin),
@@ -197,6 +242,46 @@ class TwinClassifier:
         self._residual = OUTLIER_MARGIN * float(np.quantile(residual, OUTLIER_QUANTILE))
         self._checks = (-own_all / 2, every_tag[~kept])
 
+    def _aligned(self, faces: list[Image], card_mm: tuple[float, float], boxes: list[Box],
+                 scale: tuple[float, float]) -> None:
+        """What a classifier needs besides what it learnt: its regions, and the group's mean
+        look in them (blurred as this camera blurs) that aligns every region."""
+        self.card_mm = card_mm
+        self.boxes = boxes
+        ref_px_per_mm = faces[0].shape[1] / card_mm[0]
+        blur = 0.8 * ref_px_per_mm / max(min(scale), 0.1)
+        mean_face = np.mean([cv2.GaussianBlur(face.astype(np.float32), (0, 0), blur)
+                             for face in faces], axis=0)
+        to_ref = np.diag([ref_px_per_mm, ref_px_per_mm, 1.0])
+        self._templates = [_band_pass(sample_box(mean_face, to_ref, box, 0)) for box in boxes]
+
+    def state(self) -> State:
+        """What was learnt, as arrays (named as ``STATE``), for ``restore``."""
+        likelihood, tags = self._checks
+        return {"centre": self._centre, "axes": self._axes, "means": self._means,
+                "precision": self._precision,
+                "limits": np.array([self._typical, self._residual]),
+                "check_likelihood": likelihood, "check_tags": tags}
+
+    @classmethod
+    def restore(cls, faces: list[Image], card_mm: tuple[float, float], boxes: list[Box],
+                scale: tuple[float, float], state: State) -> TwinClassifier:
+        """The classifier ``state`` saved, for the same twins (``faces``, ``boxes``) at the same
+        ``scale``. ValueError when the arrays do not fit them (a damaged or foreign file)."""
+        classifier = cls.__new__(cls)
+        classifier._aligned(faces, card_mm, boxes, scale)
+        if not fits(state, len(faces), sum(template.size for template in classifier._templates)):
+            raise ValueError("a saved twin classifier does not fit its twins")
+        # Kept in the types they were learnt in, so that a saved classifier judges exactly
+        # as the learnt one did.
+        centre, axes, means, precision, limits, likelihood, tags = (
+            cast(Floats, np.asarray(state[field])) for field in STATE)
+        classifier._centre, classifier._axes, classifier._means = centre, axes, means
+        classifier._precision = precision
+        classifier._typical, classifier._residual = float(limits[0]), float(limits[1])
+        classifier._checks = (likelihood, tags)
+        return classifier
+
     def unclear(self, margin: float) -> npt.NDArray[np.float64]:
         """For each twin i and j: the share of i's held-back photographs whose likelihood
         of being i does not beat that of being j by ``margin``."""
@@ -230,21 +315,43 @@ class TwinClassifier:
         return Verdict(-distances / 2, typical)
 
 
+def _view(scale: tuple[float, float], rng: np.random.Generator) -> npt.NDArray[np.float64]:
+    """A camera's linear view of a card (card millimetres to pixels, 2 x 2) with ``scale``
+    px/mm along the card's sides: the table seen tilted foreshortens one direction of the
+    picture, whatever way the card lies on it, so a card lying across the tilt is sheared, not
+    only squeezed along its sides."""
+    foreshortening = rng.uniform(*FORESHORTENING)
+    lie = rng.uniform(0, np.pi)
+    view = np.diag([1.0, foreshortening]) @ np.array([[np.cos(lie), -np.sin(lie)],
+                                                      [np.sin(lie), np.cos(lie)]])
+    view = view / np.linalg.norm(view, axis=0) * np.asarray(scale)  # each side at its scale
+    angle = rng.uniform(0, 2 * np.pi)
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    return np.asarray(turn @ view, np.float64)
+
+
 def _photograph(part: Image, ref_px_per_mm: float, area: Box, scale: tuple[float, float],
                 rng: np.random.Generator) -> tuple[Floats, npt.NDArray[np.float64]]:
     """A simulated webcam picture (grey) of ``part``, the ``area`` of a card, and the
     card-to-picture homography the namer would believe (an outline a little off)."""
     scale = (scale[0] + rng.uniform(-0.5, 0.5) * SCALE_STEP,
              scale[1] + rng.uniform(-0.5, 0.5) * SCALE_STEP)  # the whole step rounded to it
-    angle = rng.uniform(0, 2 * np.pi)
-    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-    linear = turn @ np.diag(scale)  # card millimetres to camera pixels
+    linear = _view(scale, rng)  # card millimetres to camera pixels, at the card's centre
     x0, y0, x1, y1 = area
-    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) @ linear.T
+    truth = np.eye(3)
+    truth[:2, :2] = linear
+    # Perspective: the card's far end is seen a few per cent smaller than its near end.
+    direction = rng.normal(0, 1, 2)
+    truth[2, :2] = (rng.uniform(0, PERSPECTIVE) / FULL_CARD_MM * direction
+                    / max(float(np.linalg.norm(direction)), 1e-9))
+    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+    truth[:2, 2] = -linear @ centre
+    truth[2, 2] = 1.0 - float(truth[2, :2] @ centre)
+    corners = cv2.perspectiveTransform(
+        np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64), truth)[0]
     low = corners.min(axis=0) - 4
     size = (int(np.ceil(np.ptp(corners[:, 0]))) + 8, int(np.ceil(np.ptp(corners[:, 1]))) + 8)
-    truth = np.eye(3)
-    truth[:2, :2], truth[:2, 2] = linear, -low
+    truth = np.array([[1.0, 0, -low[0]], [0, 1, -low[1]], [0, 0, 1]]) @ truth
     from_face = truth @ np.array([[1 / ref_px_per_mm, 0, x0], [0, 1 / ref_px_per_mm, y0],
                                   [0, 0, 1.0]])
     # The lens blurs the card before the sensor samples it (and averages what falls in a
@@ -252,17 +359,38 @@ def _photograph(part: Image, ref_px_per_mm: float, area: Box, scale: tuple[float
     sigma = np.sqrt(float(rng.uniform(*BLUR_PX)) ** 2 + 0.3)
     blurred = cv2.GaussianBlur(part.astype(np.float32), (0, 0), sigma * ref_px_per_mm / scale[0],
                                sigmaY=sigma * ref_px_per_mm / scale[1])
-    picture = cv2.warpPerspective(blurred, from_face, size, flags=cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_REPLICATE)
-    picture = picture + rng.normal(0, rng.uniform(*NOISE_GREY), picture.shape)
+    picture = _lit(np.asarray(cv2.warpPerspective(blurred, from_face, size,
+                                                  flags=cv2.INTER_LINEAR,
+                                                  borderMode=cv2.BORDER_REPLICATE), np.float32),
+                   rng)
+    # A sensor's noise is drawn per colour channel and grey averages it down (to 0.67 of it),
+    # but a card photographed at all is never cleaner than NOISE_GREY's least: less let a
+    # sharp, clean scan (a sheet of cards on a scanner lid) look like no twin at all.
+    noisy = picture + rng.normal(0, rng.uniform(*NOISE_GREY), picture.shape)
     # A webcam's JPEG: its 8 x 8 blocks and lost detail are part of what a card looks like.
     quality = int(rng.integers(*JPEG_QUALITY))
-    _, packed = cv2.imencode(".jpg", np.clip(np.round(picture), 0, 255).astype(np.uint8),
+    _, packed = cv2.imencode(".jpg", np.clip(np.round(noisy), 0, 255).astype(np.uint8),
                              [cv2.IMWRITE_JPEG_QUALITY, quality])
     shot: Floats = np.asarray(cv2.imdecode(packed, cv2.IMREAD_GRAYSCALE), np.float32)
     skew = np.radians(rng.normal(0, JITTER_DEGREES))
-    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
     nudge = np.eye(3)
     nudge[:2, :2] = [[np.cos(skew), -np.sin(skew)], [np.sin(skew), np.cos(skew)]]
     nudge[:2, 2] = centre - nudge[:2, :2] @ centre + rng.normal(0, JITTER_MM, 2)
     return shot, np.asarray(truth @ nudge, np.float64)
+
+
+def _lit(picture: Floats, rng: np.random.Generator) -> Floats:
+    """The card as the table's light shows it: dimmer or brighter, a gentle slope across it,
+    and sometimes a glare spot that washes part of it out (the sensor clips at 255)."""
+    height, width = picture.shape
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    slope = rng.normal(0, LIGHT_SLOPE, 2) / max(height, width)
+    light = rng.uniform(*LIGHT_GAIN) * (1 + slope[0] * (xs - width / 2)
+                                        + slope[1] * (ys - height / 2))
+    lit = picture * light
+    if rng.random() < GLARE_CHANCE:
+        spread = rng.uniform(*GLARE_PX)
+        centre = rng.uniform([-spread, -spread], [width + spread, height + spread])
+        glow = np.exp(-((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2) / (2 * spread ** 2))
+        lit = lit + rng.uniform(*GLARE_GREY) * glow
+    return np.asarray(np.minimum(lit, 255.0), np.float32)
