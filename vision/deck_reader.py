@@ -20,7 +20,15 @@ import numpy as np
 
 from vision.cloth import ghosts
 from vision.imaging import Image, Matrix, Points, transform_points
-from vision.outline import Changes, Outline, OutlineFinder, Window, apart, raw_outlines
+from vision.outline import (
+    Changes,
+    Outline,
+    OutlineFinder,
+    Window,
+    apart,
+    raw_outlines,
+    turn_apart,
+)
 from vision.recognize import CARD_SCORE, MIN_SCORE, CardReferences, Reading
 
 CANDIDATE_OVERLAP = 0.6
@@ -148,7 +156,7 @@ class DeckReader:
             if before is None or card.look is None:
                 continue
             moved = float(np.hypot(*np.subtract(outline.centre, before.centre)))
-            turned = abs((outline.degrees - before.degrees + 90.0) % 180.0 - 90.0)
+            turned = turn_apart(outline.degrees, before.degrees)
             if moved > STILL_MM or turned > STILL_DEGREES or card.look.shape != look.shape:
                 continue
             change = cv2.absdiff(card.look, look)

@@ -265,11 +265,11 @@ class OutlineFinder:
         # A placed card where one was found on its own already is that card.
         placed = [outline for outline in placed if not any(
             np.hypot(*np.subtract(outline.centre, other.centre)) < LINE_SAME_MM
-            and abs((outline.degrees - other.degrees + 90.0) % 180.0 - 90.0) < 3.0
+            and turn_apart(outline.degrees, other.degrees) < 3.0
             for other in own)]
-        if rivals:
-            return own + placed
         both = own + placed
+        if rivals:
+            return both
         kept = apart([outline.corners for outline in both],
                      [float(len(both) - index) for index in range(len(both))], self.card_mm,
                      max_overlap)
@@ -819,6 +819,11 @@ def _with_cloth(view: Image, cloth: Image, gx: Floats, gy: Floats) -> tuple[Floa
     stronger = cx * cx + cy * cy > gx * gx + gy * gy
     return (np.asarray(np.where(stronger, cx, gx), np.float32),
             np.asarray(np.where(stronger, cy, gy), np.float32))
+
+
+def turn_apart(first: float, second: float) -> float:
+    """Degrees between two outlines' turns: a card's outline is the same turned half round."""
+    return abs((first - second + 90.0) % 180.0 - 90.0)
 
 
 def apart(corners: list[Points], ranks: list[float], card_mm: tuple[float, float],

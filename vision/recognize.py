@@ -23,6 +23,7 @@ wrong name is far worse than no name.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import zipfile
 import zlib
@@ -339,13 +340,13 @@ class CardReferences:
         if key not in self._classifiers:
             faces, boxes = self._group_faces(canonical), self._group(canonical[0][0])[1]
             saved = self._saved.pop(key, None)
-            try:
-                if saved is None:
-                    raise ValueError("not saved")
-                self._classifiers[key] = TwinClassifier.restore(faces, self.card_mm, boxes,
-                                                                scale, saved)
-            except ValueError:  # saved for regions the references no longer give: learn it
-                self._classifiers[key] = TwinClassifier(faces, self.card_mm, boxes, scale)
+            restored = None
+            # Saved for regions the references no longer give (ValueError): learnt again.
+            if saved is not None:
+                with contextlib.suppress(ValueError):
+                    restored = TwinClassifier.restore(faces, self.card_mm, boxes, scale, saved)
+            self._classifiers[key] = restored or TwinClassifier(faces, self.card_mm, boxes,
+                                                                scale)
         return self._classifiers[key]
 
     def _group_faces(self, canonical: Group) -> list[Image]:
