@@ -84,7 +84,7 @@ class DeckReader:
     """The last frame searched (shrunk, grey) and its homography."""
     searched: list[Window] | None = field(default=None, repr=False)
     """Where the last frame was searched for cards: windows of the top-down view round what
-    changed (None: the whole table)."""
+    changed (None: the whole table; empty: nowhere, nothing changed)."""
 
     def __post_init__(self) -> None:
         self.finder = OutlineFinder(self.references.card_mm)
@@ -108,6 +108,7 @@ class DeckReader:
         if last is not None and _same_table(last[1], image_to_table, self.finder):
             changed = cv2.absdiff(shrunk, last[0]) > STILL_FRAME_GREY
             if not changed.any():
+                self.searched = []
                 return self._last  # nothing moved anywhere: the same cards, the same names
             changes = self.finder.changes(changed, (colour.shape[1], colour.shape[0]),
                                           last[1])
@@ -129,6 +130,9 @@ class DeckReader:
             cards = [card for card in self._last if not _touched(card, changes)]
         kept = [id(card) for card in cards]
         to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
+        # A card lying still keeps its place on the table: where the camera moved, its
+        # picture moved from where the last frame's table put it.
+        then_to_now = to_image @ last[1] if last is not None else np.eye(3)
         # Outlines that overlap much are all named, then the better named kept: along a line
         # of touching cards an outline straddling two can fit the edges as well as the true
         # one, but not a reference's picture.
@@ -136,7 +140,8 @@ class DeckReader:
             corners = transform_points(to_image, outline.corners)
             look = np.asarray(cv2.cvtColor(self.references.sample(
                 colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
-            reading = self._remembered(outline, look) or self.references.read(colour, corners)
+            reading = (self._remembered(outline, look, then_to_now)
+                       or self.references.read(colour, corners))
             if reading.score < CARD_SCORE:
                 continue
             placed = reading.corners
@@ -150,7 +155,12 @@ class DeckReader:
         self._last = cards
         return cards
 
-    def _remembered(self, outline: Outline, look: Image) -> Reading | None:
+    def _remembered(self, outline: Outline, look: Image, then_to_now: Matrix
+                    ) -> Reading | None:
+        """The reading of a card of the last frame found again at ``outline`` unmoved on the
+        table and looking the same (``look``: its picture sampled from the outline's
+        corners), its corners taken from the last frame's picture to this one's by
+        ``then_to_now``."""
         for card in self._last:
             before = card.outline
             if before is None or card.look is None:
@@ -159,13 +169,15 @@ class DeckReader:
             turned = turn_apart(outline.degrees, before.degrees)
             if moved > STILL_MM or turned > STILL_DEGREES or card.look.shape != look.shape:
                 continue
-            change = cv2.absdiff(card.look, look)
+            # An outline's corners start from its turn modulo 180 degrees: across 0/180 they
+            # start at the other end, and its picture is sampled the other way up. The
+            # reading's corners and way round stay as they were, true to each other.
+            wrapped = abs(outline.degrees - before.degrees) > 90.0
+            change = cv2.absdiff(card.look, look[::-1, ::-1] if wrapped else look)
             peak = float(np.percentile(cv2.blur(change, (3, 3)), 99.5))
             if float(change.mean()) <= STILL_GREY and peak <= STILL_PEAK:
-                # An outline's corners start from its turn modulo 180 degrees: across 0/180
-                # they start at the other end.
-                wrapped = abs(outline.degrees - before.degrees) > 90.0
-                return replace(card.reading, turned=card.reading.turned != wrapped)
+                return replace(card.reading,
+                               corners=transform_points(then_to_now, card.reading.corners))
         return None
 
 
