@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from vision.cloth import ghosts
+from vision.cloth import ghosts, within
 from vision.imaging import Image, Matrix, Points, transform_points
 from vision.outline import (
     Changes,
@@ -82,6 +82,9 @@ class DeckReader:
     _last: list[SeenCard] = field(default_factory=list, repr=False)
     _last_frame: tuple[Image, Matrix] | None = field(default=None, repr=False)
     """The last frame searched (shrunk, grey) and its homography."""
+    _view: Image | None = field(default=None, repr=False)
+    """The table seen from above (``OutlineFinder.view``) as last searched: the whole of it
+    when the table was searched whole, each window searched since put in."""
     searched: list[Window] | None = field(default=None, repr=False)
     """Where the last frame was searched for cards: windows of the top-down view round what
     changed (None: the whole table; empty: nowhere, nothing changed)."""
@@ -115,18 +118,23 @@ class DeckReader:
         if changes is None:
             self._last_frame = (shrunk, image_to_table)
             self.searched = None
-            outlines = self.finder.find(colour, image_to_table, CANDIDATE_OVERLAP, rivals=True)
+            self._view = self.finder.view(colour, image_to_table)
+            outlines = self.finder.find(colour, image_to_table, CANDIDATE_OVERLAP, rivals=True,
+                                        view=self._view)
         else:
             # Only the blocks seen to change take the new look: a slow drift elsewhere still
             # adds up against the old one until it is searched.
-            assert last is not None
+            assert last is not None and self._view is not None
             image_to_table = last[1]
             self._last_frame = (np.where(changed, shrunk, last[0]), image_to_table)
             self.searched = changes.windows
-            outlines = [outline for window in changes.windows
-                        for outline in self.finder.find(colour, image_to_table,
-                                                        CANDIDATE_OVERLAP, window, True)
-                        if changes.touches(outline.corners)]
+            outlines = []
+            for left, top, right, bottom in changes.windows:
+                part = self.finder.view(colour, image_to_table, (left, top, right, bottom))
+                self._view[top:bottom, left:right] = part
+                outlines += [outline for outline in self.finder.find(
+                    colour, image_to_table, CANDIDATE_OVERLAP, (left, top, right, bottom), True,
+                    part) if changes.touches(outline.corners)]
             cards = [card for card in self._last if not _touched(card, changes)]
         kept = [id(card) for card in cards]
         to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
@@ -151,7 +159,7 @@ class DeckReader:
         cards = [cards[index] for index in apart(
             [card.table_corners for card in cards if card.table_corners is not None],
             [card.reading.score for card in cards], self.references.card_mm)]
-        cards = _without_ghosts(colour, image_to_table, cards, kept)
+        cards = _without_ghosts(within(self._view, self.finder.table_to_view), cards, kept)
         self._last = cards
         return cards
 
@@ -181,17 +189,16 @@ class DeckReader:
         return None
 
 
-def _without_ghosts(frame: Image, image_to_table: Matrix, cards: list[SeenCard],
-                    kept: list[int]) -> list[SeenCard]:
+def _without_ghosts(view: Image, cards: list[SeenCard], kept: list[int]) -> list[SeenCard]:
     """``cards`` without the unnamed outlines that show the cloth or a marker
-    (``vision.cloth.ghosts``); those ``kept`` from the last frame (by ``id``) were judged
-    when found."""
+    (``vision.cloth.ghosts``, on the table seen from above in ``view``); those ``kept`` from
+    the last frame (by ``id``) were judged when found."""
     outlines = [card.table_corners for card in cards if card.table_corners is not None]
     doubtful = [card.reading.name is None and id(card) not in kept for card in cards]
     if len(outlines) < len(cards) or not any(doubtful):
         return cards
     sure = [card.reading.name is not None or card.reading.score >= MIN_SCORE for card in cards]
-    verdict = ghosts(frame, image_to_table, outlines, doubtful, sure)
+    verdict = ghosts(view, outlines, doubtful, sure)
     return [card for card, ghost in zip(cards, verdict, strict=True) if not ghost]
 
 
