@@ -5,7 +5,7 @@ from the camera image to table millimetres (``vision.table``). A hand over a mar
 the table, so ``TableFinder`` keeps the last good homography until all four are seen again.
 
 The camera stands still, so the homography is kept, too, while the markers lie where they lay
-when it was fitted: fitted again on every noisy frame it would wander (by up to 18 px at the
+when it was fitted: fitted again on every noisy frame it would wander (by up to 24 px at the
 table's far corners on a steep, blurred view), and everything found through it would move
 with it. It is fitted again when the camera moved (a marker it was fitted from moved by more
 than ``STEADY_PX``) or when more markers show than it was fitted from.
