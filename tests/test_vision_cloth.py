@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from vision import deck_reader
-from vision.cloth import Cloth, ghosts
+from vision.cloth import Cloth, ghosts, table_view, within
 from vision.deck_reader import DeckReader, SeenCard
 from vision.deck_scene import render_spread
 from vision.imaging import Image, Matrix, Points, transform_points
 from vision.markers import MARKER_CENTRES_MM, TableFinder
-from vision.outline import card_corners_mm
+from vision.outline import OutlineFinder, card_corners_mm
 from vision.recognize import CardReferences
 from vision.scene import GroundTruth
 from vision.styles import StyledDeck, styled_deck
@@ -42,8 +42,8 @@ def _read(deck: StyledDeck, seed: int, level: str, references: CardReferences,
     image, truth = render_spread(deck, seed, level)
     with monkeypatch.context() as patch:
         if not with_rule:
-            patch.setattr(deck_reader, "ghosts", lambda frame, to_table, outlines, doubtful,
-                          sure: [False] * len(outlines))
+            patch.setattr(deck_reader, "ghosts", lambda view, outlines, doubtful, sure:
+                          [False] * len(outlines))
         cards = DeckReader(references).read(image, _homography(image))
     return cards, truth
 
@@ -110,10 +110,11 @@ def test_an_unnamed_outline_on_a_marker_or_on_bare_cloth_is_a_ghost_a_card_is_no
     outlines = [*cards, on_marker, bare]
     # Every real card named but one, which is only sure to be a card (matches one well).
     sure = [True] * len(cards) + [False, False]
-    verdict = ghosts(image, to_table, outlines, [False] * (len(cards) - 1) + [True] * 3, sure)
+    view = table_view(image, to_table)
+    verdict = ghosts(view, outlines, [False] * (len(cards) - 1) + [True] * 3, sure)
     assert verdict == [False] * len(cards) + [True, True]
-    assert not any(ghosts(image, to_table, outlines, [False] * len(outlines), sure))
-    cloth = Cloth.of(image, to_table, outlines, sure)
+    assert not any(ghosts(view, outlines, [False] * len(outlines), sure))
+    cloth = Cloth.of(view, outlines, sure)
     assert cloth is not None
     assert min(cloth.shares(bare, cards)) > 0.9
     for card in cards:  # neither a card nor any half of it shows the cloth
@@ -138,9 +139,36 @@ def test_a_table_covered_in_outlines_has_no_cloth_to_learn() -> None:
     to_table = np.asarray(np.linalg.inv(truth.table_to_image), np.float64)
     everywhere = [_outline_at((x, y)) for x in range(0, 950, 50) for y in range(0, 770, 70)
                   if min(np.hypot(x - mx, y - my) for mx, my in MARKER_CENTRES_MM.values()) > 35]
-    assert Cloth.of(image, to_table, everywhere, [True] * len(everywhere)) is None
+    view = table_view(image, to_table)
+    assert Cloth.of(view, everywhere, [True] * len(everywhere)) is None
     # Nothing learnt, nothing judged by the cloth: only the marker's outline is a ghost.
     marker = MARKER_CENTRES_MM[0]
-    verdict = ghosts(image, to_table, [*everywhere, _outline_at(marker)],
+    verdict = ghosts(view, [*everywhere, _outline_at(marker)],
                      [True] * (len(everywhere) + 1), [False] * (len(everywhere) + 1))
     assert verdict == [False] * len(everywhere) + [True]
+
+
+def test_the_cloth_picked_out_of_the_outline_search_view_judges_as_its_own_warp() -> None:
+    """The frame is warped once: the cloth takes every second pixel of the outline search's
+    top-down view, the very points its own warp samples (up to the warps' fixed-point rounding,
+    one grey level)."""
+    deck = styled_deck("bordered", 1)
+    image, truth = render_spread(deck, 313, "hard")
+    to_table = _homography(image)
+    finder = OutlineFinder(deck.card_mm)
+    picked = within(finder.view(image, to_table), finder.table_to_view)
+    own = table_view(image, to_table)
+    assert picked.shape == own.shape
+    assert np.abs(picked.astype(np.int16) - own).max() <= 1
+    outlines = [outline.corners for outline in finder.find(image, to_table)]
+    to_image = np.linalg.inv(to_table)
+    sure = [any(np.hypot(*(transform_points(to_image, corners).mean(axis=0)
+                           - np.array(seen.centre))) < 15 for seen in truth.cards)
+            for corners in outlines]
+    doubtful = [True] * len(outlines)
+    verdict = ghosts(own, outlines, doubtful, sure)
+    assert 0 < sum(verdict) < len(outlines) - 5  # ghosts and cards both
+    assert ghosts(picked, outlines, doubtful, sure) == verdict
+    coarse = np.array([[0.7, 0, 42], [0, 0.7, 42], [0, 0, 1]], np.float64)
+    with pytest.raises(ValueError, match="do not fall"):
+        within(finder.view(image, to_table), coarse)

@@ -28,6 +28,8 @@ from vision.table import MARKER_SIZE_MM, TABLE_HEIGHT_MM, TABLE_WIDTH_MM
 CLOTH_PX_PER_MM = 0.4
 """Resolution the table is looked at for its cloth (a stripe or a check is still several pixels
 wide; a card 25 x 35 pixels)."""
+VIEW_SIZE = (round(TABLE_WIDTH_MM * CLOTH_PX_PER_MM), round(TABLE_HEIGHT_MM * CLOTH_PX_PER_MM))
+"""Width and height of the table seen from above at that resolution."""
 LEVELS = 8
 """Bins per colour channel (of 256 grey levels each)."""
 CLOTH_SHARE = 0.9
@@ -54,16 +56,11 @@ class Cloth:
     """For each colour bin: whether it is one of the cloth's colours."""
 
     @classmethod
-    def of(cls, frame: Image, image_to_table: Matrix, outlines: list[Points],
-           sure: list[bool]) -> Cloth | None:
-        """The cloth of a BGR frame, from the table outside the ``outlines`` (corners in table
-        millimetres) and the markers, told from the cards by those outlines ``sure`` to be
-        cards; None where too little of either shows."""
+    def of(cls, view: Image, outlines: list[Points], sure: list[bool]) -> Cloth | None:
+        """The cloth of a table seen from above (``table_view``), from the table outside the
+        ``outlines`` (corners in table millimetres) and the markers, told from the cards by
+        those outlines ``sure`` to be cards; None where too little of either shows."""
         scale = CLOTH_PX_PER_MM
-        to_view = np.array([[scale, 0, 0], [0, scale, 0], [0, 0, 1]], np.float64) @ image_to_table
-        size = (round(TABLE_WIDTH_MM * scale), round(TABLE_HEIGHT_MM * scale))
-        view = cv2.warpPerspective(frame, to_view, size, flags=cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_REPLICATE)
         step = 256 // LEVELS
         quantized = np.asarray(view, np.int32) // step
         bins = np.asarray((quantized[..., 0] * LEVELS + quantized[..., 1]) * LEVELS
@@ -98,10 +95,15 @@ class Cloth:
         counting only its part not under one of ``others`` (1.0 when all of it is), and the
         largest such share of its four halves (top, bottom, left, right; 0.0 when under)."""
         # Another card's margin (its shadow) is left out here as it is from the cloth's sample.
-        return self._shares(corners, _covered(self.bins.shape, others) == 0)
+        return self._shares(corners, _covered(self.bins.shape, others) == 0, (0, 0))
 
-    def _shares(self, corners: Points, free: npt.NDArray[np.bool_]) -> tuple[float, float]:
-        """``shares``, counting only the outline's pixels that are ``free``."""
+    def _shares(self, corners: Points, free: npt.NDArray[np.bool_], origin: tuple[int, int]
+                ) -> tuple[float, float]:
+        """``shares``, counting only the outline's pixels that are ``free``, in the part of
+        the view as large as ``free`` whose top-left pixel is ``origin`` (the outline's
+        box)."""
+        if free.size == 0:  # wholly off the table
+            return 1.0, 0.0
         scale = CLOTH_PX_PER_MM
         top_left, top_right, bottom_right, bottom_left = corners
         left, right = (top_left + bottom_left) / 2, (top_right + bottom_right) / 2
@@ -110,26 +112,64 @@ class Cloth:
                  np.array([left, right, bottom_right, bottom_left]),
                  np.array([top_left, top, bottom, bottom_left]),
                  np.array([top, top_right, bottom_right, bottom])]
+        bins = self.bins[origin[1]:origin[1] + free.shape[0], origin[0]:origin[0] + free.shape[1]]
         found = []
         for part in parts:
-            inside = np.zeros(self.bins.shape, np.uint8)
-            cv2.fillConvexPoly(inside, np.round(part * scale).astype(np.int32), 255)
-            own = self.bins[(inside > 0) & free]
+            inside = np.zeros(free.shape, np.uint8)
+            cv2.fillConvexPoly(inside, np.round(part * scale).astype(np.int32) - origin, 255)
+            own = bins[(inside > 0) & free]
             found.append(float(self.common[own].mean()) if own.size else -1.0)
         whole = found[0] if found[0] >= 0 else 1.0
         return whole, max(0.0, *found[1:])
 
 
-def _covered(shape: tuple[int, ...], outlines: list[Points]) -> Image:
+def table_view(frame: Image, image_to_table: Matrix) -> Image:
+    """The table of a BGR frame seen from above at ``CLOTH_PX_PER_MM``, the markers' centres
+    at its corners."""
+    scale = CLOTH_PX_PER_MM
+    to_view = np.array([[scale, 0, 0], [0, scale, 0], [0, 0, 1]], np.float64) @ image_to_table
+    return np.asarray(cv2.warpPerspective(frame, to_view, VIEW_SIZE, flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def within(view: Image, table_to_view: Matrix) -> Image:
+    """``table_view`` picked out of a finer top-down view of the same frame, one already
+    warped (``table_to_view``: table millimetres to its pixels, a whole multiple of
+    ``CLOTH_PX_PER_MM`` with its origin on a whole pixel): every few pixels of it are the very
+    points ``table_view`` samples, so the frame is not warped again."""
+    step = table_to_view[0, 0] / CLOTH_PX_PER_MM
+    left, top = table_to_view[0, 2], table_to_view[1, 2]
+    if not (float(step).is_integer() and float(left).is_integer() and float(top).is_integer()
+            and table_to_view[1, 1] == table_to_view[0, 0]):
+        raise ValueError("the view's pixels do not fall on the cloth's")
+    step, left, top = int(step), int(left), int(top)
+    width, height = VIEW_SIZE
+    return view[top:top + step * height:step, left:left + step * width:step]
+
+
+def _covered(shape: tuple[int, ...], outlines: list[Points], origin: tuple[int, int] = (0, 0)
+             ) -> Image:
     """255 where one of the outlines (table millimetres) or its ``CARD_MARGIN_MM`` lies, in the
-    shrunk top-down view."""
+    shrunk top-down view (``shape``: the part of it whose top-left pixel is ``origin``)."""
     scale = CLOTH_PX_PER_MM
     covered = np.zeros(shape[:2], np.uint8)
+    if covered.size == 0:
+        return covered
     for corners in outlines:
-        cv2.fillConvexPoly(covered, np.round(corners * scale).astype(np.int32), 255)
+        cv2.fillConvexPoly(covered, np.round(corners * scale).astype(np.int32) - origin, 255)
     margin = max(1, round(CARD_MARGIN_MM * scale))
     return np.asarray(cv2.dilate(covered, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8)),
                       np.uint8)
+
+
+def _box(corners: Points, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Left, top, right and bottom of the part of the shrunk top-down view (``shape``) an
+    outline (table millimetres) with its ``CARD_MARGIN_MM`` can cover."""
+    points = np.round(corners * CLOTH_PX_PER_MM).astype(np.int32)
+    margin = max(1, round(CARD_MARGIN_MM * CLOTH_PX_PER_MM))
+    left, top = np.clip(points.min(axis=0) - margin, 0, (shape[1], shape[0]))
+    right, bottom = np.clip(points.max(axis=0) + margin + 1, (left, top), (shape[1], shape[0]))
+    return int(left), int(top), int(right), int(bottom)
 
 
 CLOTH_ONLY = 0.7
@@ -142,23 +182,31 @@ MARKER_COVER = 0.5
 """Share of a marker's black square an outline covers from which it is the marker's sheet."""
 
 
-def ghosts(frame: Image, image_to_table: Matrix, outlines: list[Points], doubtful: list[bool],
-           sure: list[bool]) -> list[bool]:
+def ghosts(view: Image, outlines: list[Points], doubtful: list[bool], sure: list[bool]
+           ) -> list[bool]:
     """For each outline (corners in table millimetres), whether it is not a card: a
     ``doubtful`` one (not named) that covers a marker's square, or whose own part, or a half
-    of it, shows the cloth. The cloth is told from the cards by the outlines ``sure`` to be
-    cards (named, or matching a card well). Outlines not doubtful are never ghosts."""
+    of it, shows the cloth of the table seen from above in ``view`` (``table_view``). The
+    cloth is told from the cards by the outlines ``sure`` to be cards (named, or matching a
+    card well). Outlines not doubtful are never ghosts."""
     verdict = [doubt and _on_marker(corners) for corners, doubt in
                zip(outlines, doubtful, strict=True)]
     judged = [index for index, doubt in enumerate(doubtful) if doubt and not verdict[index]]
-    cloth = Cloth.of(frame, image_to_table, outlines, sure) if judged else None
+    cloth = Cloth.of(view, outlines, sure) if judged else None
     if cloth is None:
         return verdict
-    # How many outlines (with their margins) cover each pixel: the others' are that less its own.
-    own = [_covered(cloth.bins.shape, [corners]) > 0 for corners in outlines]
-    count = np.sum(own, axis=0)
+    # How many outlines (with their margins) cover each pixel: the others' are that less its
+    # own. Each is drawn in its own box, not over the whole view.
+    boxes = [_box(corners, cloth.bins.shape) for corners in outlines]
+    own = [_covered((bottom - top, right - left), [corners], (left, top)) > 0
+           for corners, (left, top, right, bottom) in zip(outlines, boxes, strict=True)]
+    count = np.zeros(cloth.bins.shape, np.int32)
+    for (left, top, right, bottom), mine in zip(boxes, own, strict=True):
+        count[top:bottom, left:right] += mine
     for index in judged:
-        whole, half = cloth._shares(outlines[index], count - own[index] == 0)
+        left, top, right, bottom = boxes[index]
+        whole, half = cloth._shares(outlines[index],
+                                    count[top:bottom, left:right] - own[index] == 0, (left, top))
         verdict[index] = whole >= CLOTH_ONLY or half >= HALF_ON_CLOTH
     return verdict
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from vision.cloth import ghosts
+from vision.cloth import ghosts, within
 from vision.imaging import Image, Matrix, Points, transform_points
 from vision.outline import (
     Changes,
@@ -82,9 +82,12 @@ class DeckReader:
     _last: list[SeenCard] = field(default_factory=list, repr=False)
     _last_frame: tuple[Image, Matrix] | None = field(default=None, repr=False)
     """The last frame searched (shrunk, grey) and its homography."""
+    _view: Image | None = field(default=None, repr=False)
+    """The table seen from above (``OutlineFinder.view``) as last searched: the whole of it
+    when the table was searched whole, each window searched since put in."""
     searched: list[Window] | None = field(default=None, repr=False)
     """Where the last frame was searched for cards: windows of the top-down view round what
-    changed (None: the whole table)."""
+    changed (None: the whole table; empty: nowhere, nothing changed)."""
 
     def __post_init__(self) -> None:
         self.finder = OutlineFinder(self.references.card_mm)
@@ -108,27 +111,36 @@ class DeckReader:
         if last is not None and _same_table(last[1], image_to_table, self.finder):
             changed = cv2.absdiff(shrunk, last[0]) > STILL_FRAME_GREY
             if not changed.any():
+                self.searched = []
                 return self._last  # nothing moved anywhere: the same cards, the same names
             changes = self.finder.changes(changed, (colour.shape[1], colour.shape[0]),
                                           last[1])
         if changes is None:
             self._last_frame = (shrunk, image_to_table)
             self.searched = None
-            outlines = self.finder.find(colour, image_to_table, CANDIDATE_OVERLAP, rivals=True)
+            self._view = self.finder.view(colour, image_to_table)
+            outlines = self.finder.find(colour, image_to_table, CANDIDATE_OVERLAP, rivals=True,
+                                        view=self._view)
         else:
             # Only the blocks seen to change take the new look: a slow drift elsewhere still
             # adds up against the old one until it is searched.
-            assert last is not None
+            assert last is not None and self._view is not None
             image_to_table = last[1]
             self._last_frame = (np.where(changed, shrunk, last[0]), image_to_table)
             self.searched = changes.windows
-            outlines = [outline for window in changes.windows
-                        for outline in self.finder.find(colour, image_to_table,
-                                                        CANDIDATE_OVERLAP, window, True)
-                        if changes.touches(outline.corners)]
+            outlines = []
+            for left, top, right, bottom in changes.windows:
+                part = self.finder.view(colour, image_to_table, (left, top, right, bottom))
+                self._view[top:bottom, left:right] = part
+                outlines += [outline for outline in self.finder.find(
+                    colour, image_to_table, CANDIDATE_OVERLAP, (left, top, right, bottom), True,
+                    part) if changes.touches(outline.corners)]
             cards = [card for card in self._last if not _touched(card, changes)]
         kept = [id(card) for card in cards]
         to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
+        # A card lying still keeps its place on the table: where the camera moved, its
+        # picture moved from where the last frame's table put it.
+        then_to_now = to_image @ last[1] if last is not None else np.eye(3)
         # Outlines that overlap much are all named, then the better named kept: along a line
         # of touching cards an outline straddling two can fit the edges as well as the true
         # one, but not a reference's picture.
@@ -136,7 +148,8 @@ class DeckReader:
             corners = transform_points(to_image, outline.corners)
             look = np.asarray(cv2.cvtColor(self.references.sample(
                 colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
-            reading = self._remembered(outline, look) or self.references.read(colour, corners)
+            reading = (self._remembered(outline, look, then_to_now)
+                       or self.references.read(colour, corners))
             if reading.score < CARD_SCORE:
                 continue
             placed = reading.corners
@@ -146,11 +159,16 @@ class DeckReader:
         cards = [cards[index] for index in apart(
             [card.table_corners for card in cards if card.table_corners is not None],
             [card.reading.score for card in cards], self.references.card_mm)]
-        cards = _without_ghosts(colour, image_to_table, cards, kept)
+        cards = _without_ghosts(within(self._view, self.finder.table_to_view), cards, kept)
         self._last = cards
         return cards
 
-    def _remembered(self, outline: Outline, look: Image) -> Reading | None:
+    def _remembered(self, outline: Outline, look: Image, then_to_now: Matrix
+                    ) -> Reading | None:
+        """The reading of a card of the last frame found again at ``outline`` unmoved on the
+        table and looking the same (``look``: its picture sampled from the outline's
+        corners), its corners taken from the last frame's picture to this one's by
+        ``then_to_now``."""
         for card in self._last:
             before = card.outline
             if before is None or card.look is None:
@@ -159,27 +177,28 @@ class DeckReader:
             turned = turn_apart(outline.degrees, before.degrees)
             if moved > STILL_MM or turned > STILL_DEGREES or card.look.shape != look.shape:
                 continue
-            change = cv2.absdiff(card.look, look)
+            # An outline's corners start from its turn modulo 180 degrees: across 0/180 they
+            # start at the other end, and its picture is sampled the other way up. The
+            # reading's corners and way round stay as they were, true to each other.
+            wrapped = abs(outline.degrees - before.degrees) > 90.0
+            change = cv2.absdiff(card.look, look[::-1, ::-1] if wrapped else look)
             peak = float(np.percentile(cv2.blur(change, (3, 3)), 99.5))
             if float(change.mean()) <= STILL_GREY and peak <= STILL_PEAK:
-                # An outline's corners start from its turn modulo 180 degrees: across 0/180
-                # they start at the other end.
-                wrapped = abs(outline.degrees - before.degrees) > 90.0
-                return replace(card.reading, turned=card.reading.turned != wrapped)
+                return replace(card.reading,
+                               corners=transform_points(then_to_now, card.reading.corners))
         return None
 
 
-def _without_ghosts(frame: Image, image_to_table: Matrix, cards: list[SeenCard],
-                    kept: list[int]) -> list[SeenCard]:
+def _without_ghosts(view: Image, cards: list[SeenCard], kept: list[int]) -> list[SeenCard]:
     """``cards`` without the unnamed outlines that show the cloth or a marker
-    (``vision.cloth.ghosts``); those ``kept`` from the last frame (by ``id``) were judged
-    when found."""
+    (``vision.cloth.ghosts``, on the table seen from above in ``view``); those ``kept`` from
+    the last frame (by ``id``) were judged when found."""
     outlines = [card.table_corners for card in cards if card.table_corners is not None]
     doubtful = [card.reading.name is None and id(card) not in kept for card in cards]
     if len(outlines) < len(cards) or not any(doubtful):
         return cards
     sure = [card.reading.name is not None or card.reading.score >= MIN_SCORE for card in cards]
-    verdict = ghosts(frame, image_to_table, outlines, doubtful, sure)
+    verdict = ghosts(view, outlines, doubtful, sure)
     return [card for card, ghost in zip(cards, verdict, strict=True) if not ghost]
 
 

@@ -3,6 +3,12 @@
 Four ArUco markers (dictionary 4x4_50, ids 0-3) taped at the table corners give the homography
 from the camera image to table millimetres (``vision.table``). A hand over a marker must not lose
 the table, so ``TableFinder`` keeps the last good homography until all four are seen again.
+
+The camera stands still, so the homography is kept, too, while the markers lie where they lay
+when it was fitted: fitted again on every noisy frame it would wander (by up to 24 px at the
+table's far corners on a steep, blurred view), and everything found through it would move
+with it. It is fitted again when the camera moved (a marker it was fitted from moved by more
+than ``STEADY_PX``) or when more markers show than it was fitted from.
 """
 
 from __future__ import annotations
@@ -23,6 +29,11 @@ MARKER_CENTRES_MM: dict[int, tuple[float, float]] = dict(zip(MARKER_IDS, [
     (0.0, 0.0), (TABLE_WIDTH_MM, 0.0), (TABLE_WIDTH_MM, TABLE_HEIGHT_MM), (0.0, TABLE_HEIGHT_MM)],
     strict=True))
 """Where each marker's centre is, in table millimetres."""
+STEADY_PX = 2.5
+"""A marker whose corners lie within this (their mean, image pixels) of where they lay when the
+homography was fitted has not moved. Found again on still, noisy frames, a marker's corners
+move by up to 1.6 px on hard rendered tables (0.35-1.1 px on medium ones); a camera turned by
+a quarter of a degree moves the table's corners by about 3 px."""
 
 
 def marker_image(marker_id: int, side: int) -> Image:
@@ -46,6 +57,8 @@ class TableFinder:
     """How many markers the last frame showed."""
     extra: dict[int, np.ndarray] = field(default_factory=dict)
     """Centres in image pixels of other markers (a game's tiles), as last seen."""
+    fitted: dict[int, Points] = field(default_factory=dict)
+    """Corners in image pixels of the table markers the homography was fitted from."""
 
     def __post_init__(self) -> None:
         parameters = cv2.aruco.DetectorParameters()
@@ -67,25 +80,39 @@ class TableFinder:
     def update(self, frame: Image) -> Matrix | None:
         """Look for the markers in ``frame``; return the homography to use for it (maybe old).
 
-        Two markers are enough (each gives four corners); with fewer, the last good one stays.
+        Two markers are enough (each gives four corners); with fewer, the last good one stays,
+        and so it does while the markers have not moved (``STEADY_PX``).
         """
         corners, ids, _ = self._detector.detectMarkers(grey(frame))
-        image_points, table_points = [], []
+        markers: dict[int, Points] = {}
         if ids is not None:
             for quad, marker_id in zip(corners, ids.ravel(), strict=True):
                 points = np.asarray(quad, np.float64).reshape(4, 2)
                 if int(marker_id) in MARKER_CENTRES_MM:
-                    image_points.append(points)
-                    table_points.append(_marker_corners_mm(int(marker_id)))
+                    markers[int(marker_id)] = points
                 else:
                     self.extra[int(marker_id)] = points.mean(axis=0)
-        self.seen = len(image_points)
-        if self.seen >= 2:
-            found, _ = cv2.findHomography(np.concatenate(image_points),
-                                          np.concatenate(table_points))
+        self.seen = len(markers)
+        if self.seen >= 2 and not self._steady(markers):
+            found, _ = cv2.findHomography(
+                np.concatenate(list(markers.values())),
+                np.concatenate([_marker_corners_mm(marker_id) for marker_id in markers]))
             if found is not None:
                 self.homography = np.asarray(found, np.float64)
+                self.fitted = markers
         return self.homography
+
+    def _steady(self, markers: dict[int, Points]) -> bool:
+        """Whether the homography stays for a frame showing ``markers`` (corners in image
+        pixels): no more of them than it was fitted from, and every one of those seen lying
+        still (a camera turned about a point near one marker moves only the others; a hand
+        over a marker hides it)."""
+        if self.homography is None or len(markers) > len(self.fitted):
+            return False
+        common = [marker_id for marker_id in markers if marker_id in self.fitted]
+        return bool(common) and all(
+            float(np.hypot(*(markers[marker_id] - self.fitted[marker_id]).T).mean())
+            <= STEADY_PX for marker_id in common)
 
 
 A4_MM = (210.0, 297.0)

@@ -231,7 +231,8 @@ class OutlineFinder:
         self.cloth = self.view(empty, image_to_table)
 
     def find(self, frame: Image, image_to_table: Matrix, max_overlap: float = MAX_OVERLAP,
-             window: Window | None = None, rivals: bool = False) -> list[Outline]:
+             window: Window | None = None, rivals: bool = False, view: Image | None = None
+             ) -> list[Outline]:
         """Every card outline on the table, most complete first, none covering a more
         complete one by more than ``max_overlap`` of its area (``window``: only cards lying
         wholly inside that rectangle of the top-down view, as ``Changes.windows`` gives).
@@ -240,9 +241,10 @@ class OutlineFinder:
         own lies; with ``rivals``, also where one does (for a caller that names both and keeps
         the better named: along a line of Rollecate's track cards the card found on its own
         sits a rail's spacing off, along a line of artwork cards the placed line may).
+        ``view``: the frame's top-down view (of the window), where the caller has it already.
         """
         left, top = (window or (0, 0))[:2]
-        view = self.view(frame, image_to_table, window)
+        view = self.view(frame, image_to_table, window) if view is None else view
         gx, gy = _colour_gradient(view)
         if self.cloth is not None:
             right, bottom = (window or (0, 0, *self.size))[2:]
