@@ -94,11 +94,12 @@ TWIN_REGION_SHARE = 0.35
 """A near-twin region: where the references differ by at least this share of their largest
 difference (smoothed), grown by a millimetre."""
 
-COMMON_RUNGS = tuple((across, down) for across in range(5) for down in range(5)
+COMMON_RUNGS = tuple((across, down) for across in range(-3, 2) for down in range(-3, 2)
                      if abs(across - down) <= 2)
 """Resolutions (``vision.twins.rung``s along a card's width and height) whose twin classifiers
-enrollment learns and saves: a 1280 x 720 webcam sees cards at 0.5-1.2 px/mm (rungs 0-4 reach
-0.45-1.37), and the table's tilt makes one side's up to 1.75 times the other's (two rungs)."""
+enrollment learns and saves: a 1280 x 720 webcam sees cards at 0.5-1.2 px/mm (rungs -3 to 1
+reach 0.41-1.26), and the table's tilt makes one side's up to 1.75 times the other's (two
+rungs)."""
 
 
 class DamagedTwinsError(BadInputError):
@@ -469,11 +470,18 @@ class CardReferences:
             keys.append(" ".join(f"{reference}:{int(flip)}" for reference, flip in group)
                         + f"@{steps[0]}x{steps[1]}")
             arrays.update({f"twin{index}_{field}": array for field, array in state.items()})
+        arrays["twins"] = np.array(keys, dtype=str)
         try:
-            with path.open("wb") as file:
-                # Not compressed: the classifiers' floats hardly shrink, and zlib took a
-                # minute over a large deck's.
-                np.savez(file, twins=np.array(keys, dtype=str), **arrays)
+            with zipfile.ZipFile(path, "w") as packed:
+                for key, array in arrays.items():
+                    # The faces shrink sevenfold; the classifiers' floats by a tenth, for
+                    # several times the time: only the faces are compressed.
+                    member = zipfile.ZipInfo(f"{key}.npy", (1980, 1, 1, 0, 0, 0))
+                    member.compress_type = (zipfile.ZIP_DEFLATED if key == "faces"
+                                            else zipfile.ZIP_STORED)
+                    with packed.open(member, "w", force_zip64=True) as file:
+                        np.lib.format.write_array(file, np.asanyarray(array),
+                                                  allow_pickle=False)
         except OSError as error:
             raise BadInputError(f"cannot write {path}: {error.strerror}") from None
 

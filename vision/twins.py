@@ -67,8 +67,9 @@ GLARE_PX = (10.0, 40.0)
 """...its spread (Gaussian sigma, camera pixels)..."""
 GLARE_GREY = (40.0, 200.0)
 """...and its strength at the centre (grey levels added; the sensor clips)."""
-RUNG_BASE = 0.5
-"""The resolution (px/mm along a side of a card) of the ladder's rung 0..."""
+RUNG_BASE = 0.9
+"""The resolution (px/mm along a side of a card) of the ladder's rung 0 (what a 1280 x 720
+webcam 1.0 m above the table gives, which enrollment's report assumes)..."""
 RUNG_RATIO = 1.25
 """...and the ratio between rungs: a card's resolution along each side is taken to the nearest
 rung (``rung``), and one classifier serves each pair of rungs, learnt from photographs spread
