@@ -358,6 +358,20 @@ def test_saved_twin_classifiers_are_the_learnt_ones_and_name_alike(
     assert again._saved.keys() == references._classifiers.keys()
 
 
+def test_twins_learnt_on_two_cores_are_those_learnt_in_one() -> None:
+    deck = styled_deck("artwork", 3)
+    faces = {card.id: [deck.face(card.id, 6.0)] for card in deck.deck.cards[:4]}
+    alone, shared = (CardReferences(deck.deck.name, deck.card_mm, faces) for _ in range(2))
+    groups: list[int] = []
+    alone.learn_twins(((0, 0), (-1, 0)), workers=1)
+    shared.learn_twins(((0, 0), (-1, 0)), workers=2,
+                       progress=lambda done, count, group: groups.append(done))
+    assert groups == [1] and shared._classifiers.keys() == alone._classifiers.keys()
+    for key, classifier in alone._classifiers.items():
+        for field, array in classifier.state().items():
+            assert np.array_equal(shared._classifiers[key].state()[field], array), field
+
+
 def _rewritten(path: Path, change: dict[str, np.ndarray]) -> Path:
     with np.load(path) as data:
         arrays = {key: data[key] for key in data.files}

@@ -88,7 +88,7 @@ def _enroll(args: argparse.Namespace) -> int:
 
 def _twins_learnt(done: int, groups: int, group: Group) -> None:
     print(f"learnt near twins {done}/{groups} ({len(group)} cards) at {len(COMMON_RUNGS)} "
-          "resolutions, 0.5-1.2 px/mm", flush=True)
+          "resolutions, 0.41-1.26 px/mm", flush=True)
 
 
 def _report(faces: CardReferences, deck: str, cards: list[str]) -> None:

@@ -427,6 +427,8 @@ class CardReferences:
         workers = min(len(jobs), workers or (len(os.sched_getaffinity(0))
                                              if hasattr(os, "sched_getaffinity")
                                              else os.cpu_count() or 1))
+        if multiprocessing.current_process().daemon:
+            workers = min(workers, 1)  # a pool's worker may not start processes of its own
         left = Counter(group for group, _ in jobs)
         done = len(groups) - len(left)
         learnt: Iterator[State] | None = None
