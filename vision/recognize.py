@@ -422,8 +422,9 @@ class CardReferences:
         1: in this one); ``progress(done, groups, group)`` after each group. Ctrl-C stops
         the workers and raises KeyboardInterrupt here."""
         groups = self.twin_groups()
+        # (Those read from a file are kept as they are, to be taken up on first use.)
         jobs = [(group, step) for group in groups for step in rungs
-                if (group, step) not in self._classifiers]
+                if (group, step) not in self._classifiers and (group, step) not in self._saved]
         workers = min(len(jobs), workers or (len(os.sched_getaffinity(0))
                                              if hasattr(os, "sched_getaffinity")
                                              else os.cpu_count() or 1))
