@@ -16,7 +16,9 @@ scene seeds from 5000 are reported on their own lines. Ghosts are outlines where
 "named" ghosts got a name. With ``--cloth`` the empty table (same camera, cloth and light) is
 looked at first (``Pipeline.learn_cloth``). With ``--naming`` only naming is measured: each
 card in view is handed to the namer at its true corners (jittered by ``NAMING_JITTER_MM``,
-started from either end), with the time per card; ``--style`` picks styles.
+started from either end), with the time per card; ``--style`` picks styles; ``--scale 1.5``
+renders the tables as a webcam with 1.5 times the pixels along each side would see them (1920 x
+1080: cards at 1.5 times the px/mm).
 
     python benchmarks/vision_benchmark.py --scenes 500 --workers 2
     python benchmarks/vision_benchmark.py --styles --scenes 30 --workers 2
@@ -37,6 +39,7 @@ import numpy as np
 
 from host.deck import load_deck
 from host.trains.observation import TrainsObservation
+from vision import scene
 from vision.deck_scene import render_spread, spread_layout
 from vision.faces import render_face
 from vision.imaging import Image, grey, transform_points
@@ -244,6 +247,15 @@ def _score_styled(job: tuple[str, int, int, str], cloth: bool) -> Counter[str]:
     return counts
 
 
+def camera_scale(factor: float) -> None:
+    """Render as a webcam with ``factor`` times the pixels along each side (1920 x 1080 at 1.5):
+    the frame and the drawing of the table (kept finer than the camera by as much) grow alike,
+    so every card is seen at ``factor`` times the px/mm. Blur, noise and JPEG stay what they
+    are in the camera's own pixels: the same class of webcam, with a sensor of more pixels."""
+    scene.FRAME_SIZE = (round(1280 * factor), round(720 * factor))
+    scene.CANVAS_PX_PER_MM = 1.6 * factor
+
+
 NAMING_JITTER_MM = 0.7
 """Outline error the naming-only run puts on the true corners (an outline found a little off)."""
 
@@ -386,15 +398,17 @@ def styled_latency(frames: int) -> None:
 
 
 def styles_report(scenes: int, workers: int, naming: bool = False,
-                  styles: tuple[str, ...] = STYLES, cloth: bool = False) -> None:
+                  styles: tuple[str, ...] = STYLES, cloth: bool = False, scale: float = 1.0
+                  ) -> None:
     """Print recall, correct, wrong, unknown and ghosts per deck style and level (``naming``:
     naming alone, at the true corners, with the time per card instead of ghosts; ``cloth``:
-    the empty table looked at first)."""
+    the empty table looked at first; ``scale``: a webcam with that many times the pixels,
+    ``camera_scale``)."""
     print(f"{'style':<10} {'decks':<9} {'level':<7} {'scenes':>6} {'cards':>6} {'recall':>7} "
           f"{'correct':>8} {'wrong':>6} {'unknown':>8} " +
           ("ms/card" if naming else f"{'ghosts':>7} {'named':>6}"))
     grand: Counter[str] = Counter()
-    with Pool(workers) as pool:
+    with Pool(workers, initializer=camera_scale, initargs=(scale,)) as pool:
         for style in styles:
             for decks, deck_seeds, first_scene in (("tuned", (1,), 300),
                                                    ("held-out", (100, 101, 102, 103), 5000)):
@@ -438,14 +452,19 @@ def main() -> None:
     parser.add_argument("--cloth", action="store_true",
                         help="with --styles: the empty table looked at first (as `vision "
                              "calibrate` does), so cards are also found where it differs")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="with --styles --naming: a webcam with this many times the pixels "
+                             "along each side (1.5: 1920 x 1080)")
     args = parser.parse_args()
+    if args.scale != 1.0 and not (args.styles and args.naming and 0.25 <= args.scale <= 4):
+        parser.error("--scale takes 0.25-4, with --styles --naming")
 
     if args.styles:
         if args.frames > 0 and not args.naming:
             styled_latency(args.frames)
         if args.scenes > 0:
             styles_report(args.scenes, args.workers, args.naming, tuple(args.style or STYLES),
-                          args.cloth)
+                          args.cloth, args.scale)
         return
 
     if args.frames > 0:

@@ -13,10 +13,10 @@ from host.deck import DeckError, deck_from, parse_deck
 from vision.deck_scene import render_spread
 from vision.imaging import Image, read_image, transform_points, write_image
 from vision.pipeline import Pipeline
-from vision.recognize import COMMON_STEPS, CardReferences, load_references, too_alike
+from vision.recognize import COMMON_RUNGS, CardReferences, load_references, too_alike
 from vision.scene import render_cards
 from vision.styles import STYLES, StyledDeck, styled_deck
-from vision.twins import TwinClassifier, _photograph, needed_margin, resolution
+from vision.twins import TwinClassifier, _photograph, needed_margin, resolution, rung
 
 
 def _references(deck: StyledDeck, leave_out: str | None = None) -> CardReferences:
@@ -199,8 +199,8 @@ def test_a_sheet_of_cards_in_reading_order_enrolls_without_markers(
     assert isinstance(references, CardReferences)
     assert references.cards == sorted(names)
     # The three are near twins: their classifiers were learnt at enrollment and saved.
-    assert "learnt near twins 1/1 (3 cards) at 44 resolutions" in capsys.readouterr().out
-    assert len(references._saved) == len(COMMON_STEPS) == 44
+    assert "learnt near twins 1/1 (3 cards) at 19 resolutions" in capsys.readouterr().out
+    assert len(references._saved) == len(COMMON_RUNGS) == 19
     # The raw view (no markers) names the same cards on the sheet itself.
     reading = Pipeline(deck=deck.deck.name, references=references).read(read_image(
         tmp_path / "sheets" / "1-3.png"))
@@ -269,15 +269,15 @@ def test_a_twin_classifier_names_simulated_photographs_and_rejects_a_stranger() 
     # The regions are the two corner badges (the number is printed in both).
     assert len(boxes) == 2 and boxes[0][2] < 25 and boxes[1][0] > 63 - 25
     faces = [references._grey[member] for member, _ in group]
-    classifier = TwinClassifier(faces, deck.card_mm, boxes, (0.9, 0.9), seed=3)
+    classifier = TwinClassifier(faces, deck.card_mm, boxes, rung((0.9, 0.9)), seed=3)
     rng = np.random.default_rng(5)
     right = 0
     for index, face in enumerate(faces):
         # Glare or a dim light where the number is can leave a photograph unclear: most are
         # named right, and the classifier is never sure of a wrong one.
         for _ in range(5):
-            picture, to_picture = _photograph(face, 2.0, (0.0, 0.0, *deck.card_mm), (0.9, 0.9),
-                                              rng)
+            picture, to_picture = _photograph(face, 2.0, (0.0, 0.0, *deck.card_mm),
+                                              rung((0.9, 0.9)), rng)
             corners = transform_points(to_picture, np.array(
                 [[0, 0], [deck.card_mm[0], 0], [*deck.card_mm], [0, deck.card_mm[1]]],
                 np.float64))
@@ -291,7 +291,8 @@ def test_a_twin_classifier_names_simulated_photographs_and_rejects_a_stranger() 
     assert right >= 12, right  # of 20; chance would name 5
     # A card of another artwork is like none of the group's photographs.
     stranger = references._grey[references.names.index("artwork-2/13")]
-    picture, to_picture = _photograph(stranger, 2.0, (0.0, 0.0, *deck.card_mm), (0.9, 0.9), rng)
+    picture, to_picture = _photograph(stranger, 2.0, (0.0, 0.0, *deck.card_mm),
+                                      rung((0.9, 0.9)), rng)
     corners = transform_points(to_picture, np.array(
         [[0, 0], [deck.card_mm[0], 0], [*deck.card_mm], [0, deck.card_mm[1]]], np.float64))
     assert not classifier.judge(picture.astype(np.uint8), corners).typical.any()
@@ -306,11 +307,10 @@ def _four_twins(tmp_path: Path) -> tuple[StyledDeck, CardReferences, Path, Image
         card.id: [deck.face(card.id, 6.0)] for card in deck.deck.cards[:4]})
     image, truth = render_cards([card.id for card in deck.deck.cards[:4]], 2, "easy",
                                 faces=deck)
-    steps = sorted({tuple(round(value * 10) for value in resolution(deck.card_mm, way))
-                    for seen in truth.cards
+    steps = sorted({rung(resolution(deck.card_mm, way)) for seen in truth.cards
                     for way in (seen.corners, np.roll(seen.corners, 2, axis=0))})
     learnt: list[int] = []
-    references.learn_twins(tuple((a, b) for a, b in steps),
+    references.learn_twins(tuple(steps),
                            progress=lambda done, groups, group: learnt.append(len(group)))
     assert learnt == [4] and len(references._classifiers) == len(steps)
     path = tmp_path / "r.npz"
@@ -346,7 +346,7 @@ def test_saved_twin_classifiers_are_the_learnt_ones_and_name_alike(
     _, truth = render_cards([card.id for card in deck.deck.cards[:4]], 2, "easy", faces=deck)
     for seen in truth.cards:
         key = (references._canonical(references._group(0)[0]),
-               resolution(deck.card_mm, seen.corners))
+               rung(resolution(deck.card_mm, seen.corners)))
         mine = references._classifiers[key].judge(image, seen.corners)
         saved = loaded._classifiers[key].judge(image, seen.corners)
         assert np.array_equal(mine.likelihood, saved.likelihood)
@@ -356,6 +356,20 @@ def test_saved_twin_classifiers_are_the_learnt_ones_and_name_alike(
     again = load_references(tmp_path / "again.npz")
     assert isinstance(again, CardReferences)
     assert again._saved.keys() == references._classifiers.keys()
+
+
+def test_twins_learnt_on_two_cores_are_those_learnt_in_one() -> None:
+    deck = styled_deck("artwork", 3)
+    faces = {card.id: [deck.face(card.id, 6.0)] for card in deck.deck.cards[:4]}
+    alone, shared = (CardReferences(deck.deck.name, deck.card_mm, faces) for _ in range(2))
+    groups: list[int] = []
+    alone.learn_twins(((0, 0), (-1, 0)), workers=1)
+    shared.learn_twins(((0, 0), (-1, 0)), workers=2,
+                       progress=lambda done, count, group: groups.append(done))
+    assert groups == [1] and shared._classifiers.keys() == alone._classifiers.keys()
+    for key, classifier in alone._classifiers.items():
+        for field, array in classifier.state().items():
+            assert np.array_equal(shared._classifiers[key].state()[field], array), field
 
 
 def _rewritten(path: Path, change: dict[str, np.ndarray]) -> Path:
@@ -375,6 +389,23 @@ def test_stale_saved_classifiers_are_learnt_again(tmp_path: Path) -> None:
     assert isinstance(loaded, CardReferences) and not loaded._saved
     assert _names(loaded, deck, image) == _names(references, deck, image)
     assert loaded._classifiers.keys() == references._classifiers.keys()
+
+
+OLD_FORMAT = Path(__file__).resolve().parent / "fixtures" / "vision" / "twins_056fc93.npz"
+"""References of ``_four_twins``' faces written by enrollment before the ladder of rungs (commit
+056fc93: a classifier at 0.9 x 0.9 px/mm keyed in tenths, float32 axes; repacked compressed)."""
+
+
+def test_references_saved_before_the_ladder_learn_their_classifiers_again(
+        tmp_path: Path) -> None:
+    deck, references, _, image = _four_twins(tmp_path)
+    old = load_references(OLD_FORMAT)
+    assert isinstance(old, CardReferences) and not old._saved
+    # The same faces: only the classifiers' version differs, and they are learnt again.
+    assert old.fingerprint() == references.fingerprint()
+    with np.load(OLD_FORMAT) as data:
+        assert str(data["twins_of"]) != old.fingerprint() and len(data["twins"]) == 1
+    assert _names(old, deck, image) == _names(references, deck, image)
 
 
 @pytest.mark.parametrize("damage", ["shape", "key", "missing", "nan", "truncated"])

@@ -29,7 +29,7 @@ from vision.imaging import read_image, scaled_for_reading, size_read, write_imag
 from vision.pipeline import Pipeline
 from vision.printing import write_deck, write_markers
 from vision.readings import Zones
-from vision.recognize import COMMON_STEPS, WEBCAM_ASSUMPTION, CardReferences, Group, too_alike
+from vision.recognize import COMMON_RUNGS, WEBCAM_ASSUMPTION, CardReferences, Group, too_alike
 from vision.rollecate_zones import RollecateZones
 from vision.scene import DIFFICULTIES, render_table
 from vision.trains_zones import TrainsZones
@@ -87,8 +87,8 @@ def _enroll(args: argparse.Namespace) -> int:
 
 
 def _twins_learnt(done: int, groups: int, group: Group) -> None:
-    print(f"learnt near twins {done}/{groups} ({len(group)} cards) at {len(COMMON_STEPS)} "
-          "resolutions, 0.5-1.2 px/mm", flush=True)
+    print(f"learnt near twins {done}/{groups} ({len(group)} cards) at {len(COMMON_RUNGS)} "
+          "resolutions, 0.41-1.26 px/mm", flush=True)
 
 
 def _report(faces: CardReferences, deck: str, cards: list[str]) -> None:

@@ -25,9 +25,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import multiprocessing
+import os
+import signal
 import zipfile
 import zlib
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,14 +46,15 @@ from vision.imaging import Image, Points
 from vision.twin_check import CLASSIFIER_SHARE, PairCheck, agreed, differ
 from vision.twins import (
     MODEL,
-    SCALE_STEP,
     STATE,
     Box,
+    Rungs,
     State,
     TwinClassifier,
     fits,
     needed_margin,
     resolution,
+    rung,
 )
 
 REF_PX_PER_MM = 2.0
@@ -89,11 +94,12 @@ TWIN_REGION_SHARE = 0.35
 """A near-twin region: where the references differ by at least this share of their largest
 difference (smoothed), grown by a millimetre."""
 
-COMMON_STEPS = tuple((across, down) for across in range(5, 13) for down in range(5, 13)
-                     if abs(across - down) <= 3)
-"""Resolutions (px/mm along a card's width and height, in ``SCALE_STEP``s) whose twin
-classifiers enrollment learns and saves: a 1280 x 720 webcam sees cards at 0.5-1.2 px/mm, and
-the table's tilt squeezes one side by up to 0.3 more than the other."""
+COMMON_RUNGS = tuple((across, down) for across in range(-3, 2) for down in range(-3, 2)
+                     if abs(across - down) <= 2)
+"""Resolutions (``vision.twins.rung``s along a card's width and height) whose twin classifiers
+enrollment learns and saves: a 1280 x 720 webcam sees cards at 0.5-1.2 px/mm (rungs -3 to 1
+reach 0.41-1.26), and the table's tilt makes one side's up to 1.75 times the other's (two
+rungs)."""
 
 
 class DamagedTwinsError(BadInputError):
@@ -187,8 +193,8 @@ class CardReferences:
         self._alike = np.stack([specific(fine) @ specific(fine).T,
                                 specific(fine) @ specific(turned).T])
         self._groups: dict[int, tuple[list[tuple[int, bool]], list[Box]]] = {}
-        self._classifiers: dict[tuple[Group, tuple[float, float]], TwinClassifier] = {}
-        self._saved: dict[tuple[Group, tuple[float, float]], State] = {}
+        self._classifiers: dict[tuple[Group, Rungs], TwinClassifier] = {}
+        self._saved: dict[tuple[Group, Rungs], State] = {}
         """Classifiers read from a references file, taken up on first use."""
         self._pairs = PairCheck(self.card_mm, self._grey, self._sharp, REF_PX_PER_MM)
 
@@ -316,7 +322,7 @@ class CardReferences:
         if anchor_flip:
             corners = np.roll(corners, 2, axis=0)
         scale = resolution(self.card_mm, corners)
-        verdict = self._classifier(canonical, scale).judge(frame, corners)
+        verdict = self._classifier(canonical, rung(scale)).judge(frame, corners)
         chosen = int(np.argmax(verdict.likelihood))
         name = self.names[canonical[chosen][0]]
         others = [value for (reference, _), value in zip(canonical, verdict.likelihood,
@@ -333,26 +339,26 @@ class CardReferences:
         anchor_flip = min(group)[1]
         return tuple(sorted((reference, flip != anchor_flip) for reference, flip in group))
 
-    def _classifier(self, canonical: Group, scale: tuple[float, float]) -> TwinClassifier:
-        """The classifier of a group of twins (as ``_canonical`` gives it) at a resolution,
-        learnt on first use."""
-        key = (canonical, scale)
+    def _classifier(self, canonical: Group, rungs: Rungs) -> TwinClassifier:
+        """The classifier of a group of twins (as ``_canonical`` gives it) at a resolution
+        (``vision.twins.rung``), learnt on first use."""
+        key = (canonical, rungs)
         if key not in self._classifiers:
-            faces, boxes = self._group_faces(canonical), self._group(canonical[0][0])[1]
             saved = self._saved.pop(key, None)
             restored = None
             # Saved for regions the references no longer give (ValueError): learnt again.
             if saved is not None:
                 with contextlib.suppress(ValueError):
-                    restored = TwinClassifier.restore(faces, self.card_mm, boxes, scale, saved)
-            self._classifiers[key] = restored or TwinClassifier(faces, self.card_mm, boxes,
-                                                                scale)
+                    restored = TwinClassifier.restore(*self._twins(canonical), rungs, saved)
+            self._classifiers[key] = restored or TwinClassifier(*self._twins(canonical), rungs)
         return self._classifiers[key]
 
-    def _group_faces(self, canonical: Group) -> list[Image]:
-        """The grey faces of a group of twins, each turned as the group sees it."""
-        return [self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
-                for reference, flip in canonical]
+    def _twins(self, canonical: Group) -> tuple[list[Image], tuple[float, float], list[Box]]:
+        """What a classifier of a group of twins is learnt from: the group's grey faces (each
+        turned as the group sees it), the card's size, and where they differ."""
+        faces = [self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
+                 for reference, flip in canonical]
+        return faces, self.card_mm, self._group(canonical[0][0])[1]
 
     def _group(self, best: int) -> tuple[list[tuple[int, bool]], list[Box]]:
         """The near twins of reference ``best`` (itself first): (reference, turned) for every
@@ -408,17 +414,41 @@ class CardReferences:
                 groups.append(self._canonical(group))
         return groups
 
-    def learn_twins(self, steps: tuple[tuple[int, int], ...] = COMMON_STEPS,
-                    progress: Callable[[int, int, Group], None] | None = None) -> None:
-        """Learn every group's twin classifier at each resolution of ``steps`` (px/mm in
-        ``SCALE_STEP``s) now, rather than on first sight; ``progress(done, groups, group)``
-        after each group."""
+    def learn_twins(self, rungs: tuple[Rungs, ...] = COMMON_RUNGS,
+                    progress: Callable[[int, int, Group], None] | None = None,
+                    workers: int | None = None) -> None:
+        """Learn every group's twin classifier at each resolution of ``rungs`` now, rather than
+        on first sight, in ``workers`` processes (default: one per core this process may use;
+        1: in this one); ``progress(done, groups, group)`` after each group. Ctrl-C stops
+        the workers and raises KeyboardInterrupt here."""
         groups = self.twin_groups()
-        for done, group in enumerate(groups, 1):
-            for across, down in steps:
-                self._classifier(group, (across * SCALE_STEP, down * SCALE_STEP))
-            if progress is not None:
-                progress(done, len(groups), group)
+        # (Those read from a file are kept as they are, to be taken up on first use.)
+        jobs = [(group, step) for group in groups for step in rungs
+                if (group, step) not in self._classifiers and (group, step) not in self._saved]
+        workers = min(len(jobs), workers or (len(os.sched_getaffinity(0))
+                                             if hasattr(os, "sched_getaffinity")
+                                             else os.cpu_count() or 1))
+        if multiprocessing.current_process().daemon:
+            workers = min(workers, 1)  # a pool's worker may not start processes of its own
+        left = Counter(group for group, _ in jobs)
+        done = len(groups) - len(left)
+        learnt: Iterator[State] | None = None
+        with contextlib.ExitStack() as stack:
+            if workers > 1:
+                pool = stack.enter_context(multiprocessing.Pool(
+                    workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)))
+                learnt = pool.imap(_learnt, [(*self._twins(group), step) for group, step in jobs])
+            for group, step in jobs:
+                if learnt is None:
+                    self._classifier(group, step)
+                else:
+                    self._classifiers[(group, step)] = TwinClassifier.restore(
+                        *self._twins(group), step, next(learnt))
+                left[group] -= 1
+                if not left[group]:
+                    done += 1
+                    if progress is not None:
+                        progress(done, len(groups), group)
 
     def fingerprint(self) -> str:
         """What the saved twin classifiers were learnt from (the faces, their names, the card's
@@ -435,20 +465,26 @@ class CardReferences:
                                   "names": np.array(self.names), "faces": self.faces,
                                   "twins_of": np.array(self.fingerprint())}
         keys = []
-        states: dict[tuple[Group, tuple[float, float]], State] = {
+        states: dict[tuple[Group, Rungs], State] = {
             **self._saved, **{key: classifier.state()
                                     for key, classifier in self._classifiers.items()}}
-        for index, ((group, scale), state) in enumerate(sorted(states.items(),
+        for index, ((group, steps), state) in enumerate(sorted(states.items(),
                                                                key=lambda item: item[0])):
-            steps = tuple(round(value / SCALE_STEP) for value in scale)
             keys.append(" ".join(f"{reference}:{int(flip)}" for reference, flip in group)
                         + f"@{steps[0]}x{steps[1]}")
             arrays.update({f"twin{index}_{field}": array for field, array in state.items()})
+        arrays["twins"] = np.array(keys, dtype=str)
         try:
-            with path.open("wb") as file:
-                # Not compressed: the classifiers' floats hardly shrink, and zlib took a
-                # minute over a large deck's.
-                np.savez(file, twins=np.array(keys, dtype=str), **arrays)
+            with zipfile.ZipFile(path, "w") as packed:
+                for key, array in arrays.items():
+                    # The faces shrink sevenfold; the classifiers' floats by a tenth, for
+                    # several times the time: only the faces are compressed.
+                    member = zipfile.ZipInfo(f"{key}.npy", (1980, 1, 1, 0, 0, 0))
+                    member.compress_type = (zipfile.ZIP_DEFLATED if key == "faces"
+                                            else zipfile.ZIP_STORED)
+                    with packed.open(member, "w", force_zip64=True) as file:
+                        np.lib.format.write_array(file, np.asanyarray(array),
+                                                  allow_pickle=False)
         except OSError as error:
             raise BadInputError(f"cannot write {path}: {error.strerror}") from None
 
@@ -472,16 +508,20 @@ class CardReferences:
                 if (not group or any(not 0 <= reference < len(self.names)
                                      for reference, _ in group)
                         or group != self._canonical(self._group(group[0][0])[0])
-                        or not 0 < across < 100 or not 0 < down < 100):
+                        or not -20 < across < 20 or not -20 < down < 20):
                     raise damaged
-                scale = (across * SCALE_STEP, down * SCALE_STEP)
                 state = {field: np.asarray(data[f"twin{index}_{field}"]) for field in STATE}
                 if not fits(state, len(group)):
                     raise damaged
-                self._saved[(group, scale)] = state
+                self._saved[(group, (across, down))] = state
         except (KeyError, ValueError, TypeError):
             raise damaged from None
         return len(keys)
+
+
+def _learnt(job: tuple[list[Image], tuple[float, float], list[Box], Rungs]) -> State:
+    """A twin classifier learnt in a worker process, as arrays (``learn_twins``)."""
+    return TwinClassifier(*job).state()
 
 
 WEBCAM_PX_PER_MM = 0.9
@@ -505,7 +545,7 @@ def too_alike(references: CardReferences, px_per_mm: float = WEBCAM_PX_PER_MM
              for turned in (False, True)
              if not differ(grey[first], grey[second], turned, size)}
     for canonical in references.twin_groups():
-        unclear = references._classifier(canonical, (px_per_mm, px_per_mm)).unclear(
+        unclear = references._classifier(canonical, rung((px_per_mm, px_per_mm))).unclear(
             CLASSIFIER_SHARE * needed_margin((px_per_mm, px_per_mm)))
         for mine, (first, first_flip) in enumerate(canonical):
             for yours, (second, second_flip) in enumerate(canonical):
