@@ -28,6 +28,7 @@ from host.games import offering, table_game
 from host.journal import Access, DamagedGame, Journal, default_path
 from host.table_game import PHOTO_SUFFIXES
 from host.web.server import Address, WebView
+from vision.calibration import calibration_options, chosen_calibration, warn
 
 #: Modules that add their own sub-commands (each has ``register(subcommands)``).
 COMMAND_MODULES: tuple[str, ...] = ("host.board.cli", "vision.cli")
@@ -95,7 +96,8 @@ def _play(args: argparse.Namespace) -> int:
     game.check_seats(args.players, args.first)
     if game.played_on_web:
         unread = [option for option, given in (("--camera", args.camera), ("--deck", args.deck),
-                                               ("--references", args.references)) if given]
+                                               ("--references", args.references),
+                                               ("--calibration", args.calibration)) if given]
         if unread:
             raise BadInputError(f"{game.title} is played from the web view, no camera reads "
                                 f"its board: leave out {', '.join(unread)}")
@@ -103,11 +105,12 @@ def _play(args: argparse.Namespace) -> int:
     args.camera = args.camera or "0"
     # An unenrolled deck fails before the camera opens.
     deck = DeckChoice.chosen(args.game, args.deck, args.references)
+    calibration = chosen_calibration(args.calibration, args.no_calibration, warn)
     if args.board == "auto":
         _find_board_or_hint()
     with _app(args) as app:
         return table_runner.play(game, players=args.players, first=args.first, app=app,
-                                 deck=deck)
+                                 deck=deck, calibration=calibration)
 
 
 def _find_board_or_hint() -> None:
@@ -187,10 +190,15 @@ def _resume(args: argparse.Namespace) -> int:
         if summary.settings.get("mode") == "demo" and args.camera not in (None, *DEMO_CAMERAS):
             raise BadInputError(f"game {args.id} is a demo: its table is rendered from its "
                                 f"seed, so --camera is rendered or none, not {args.camera!r}")
+        if summary.settings.get("mode") == "demo" and args.calibration is not None:
+            raise BadInputError(f"game {args.id} is a demo: its rendered table needs no "
+                                "--calibration")
         # Unless told otherwise, a game goes on with the camera and board it was played with.
         app.camera = args.camera or str(summary.settings.get("camera", "rendered"))
         app.board = args.board or str(summary.settings.get("board", "sim"))
-        return table_runner.resume(table_game(summary.game), game_id=args.id, app=app)
+        return table_runner.resume(table_game(summary.game), game_id=args.id, app=app,
+                                   calibration=args.calibration,
+                                   no_calibration=args.no_calibration)
 
 
 def _referee(args: argparse.Namespace) -> int:
@@ -207,12 +215,15 @@ def _score(args: argparse.Namespace) -> int:
     if args.players is not None:
         game.check_seats(args.players, 0)
     references = None
-    if args.deck is not None or args.references is not None:
-        if not game.photo_scoring or args.file.suffix.lower() not in PHOTO_SUFFIXES:
-            raise BadInputError("--deck and --references are for a photo of the table "
-                                f"({', '.join(PHOTO_SUFFIXES)})")
+    photo = game.photo_scoring and args.file.suffix.lower() in PHOTO_SUFFIXES
+    if args.deck is not None or args.references is not None or args.calibration is not None:
+        if not photo:
+            raise BadInputError("--deck, --references and --calibration are for a photo of "
+                                f"the table ({', '.join(PHOTO_SUFFIXES)})")
         references = DeckChoice.chosen(args.game, args.deck, args.references).read_with
-    return game.score(args.file, args.json, sys.stdout, args.players, references)
+    calibration = (chosen_calibration(args.calibration, args.no_calibration, warn) if photo
+                   else None)
+    return game.score(args.file, args.json, sys.stdout, args.players, references, calibration)
 
 
 def _deck_arguments(parser: argparse.ArgumentParser, what: str) -> None:
@@ -294,6 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--db", type=Path, help="the journal file (default: per-user data folder)")
     _deck_arguments(play, "the cards on the table")
+    calibration_options(play)
     _web_options(play)
     play.set_defaults(run=_play)
 
@@ -319,6 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--board", help="sim, none, auto or a serial port (default: as the game was played)"
     )
     resume.add_argument("--db", type=Path, help="the journal file")
+    calibration_options(resume, "the one the game was played with")
     _web_options(resume)
     resume.set_defaults(run=_resume)
 
@@ -334,6 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--players", type=seats,
                        help="seats at the table, for a photo (default: the edges cards lie along)")
     _deck_arguments(score, "the cards in a photo")
+    calibration_options(score)
     score.set_defaults(run=_score)
 
     for name in COMMAND_MODULES:

@@ -18,6 +18,7 @@ from host.errors import BadInputError
 from host.referee import TableReferee
 
 if TYPE_CHECKING:  # the recognizer (OpenCV) loads only for a game played through the camera
+    from vision.calibration import EmptyTable
     from vision.camera import TableObservation
     from vision.deck_references import DeckReferences
     from vision.pipeline import Pipeline
@@ -119,9 +120,11 @@ def opening_seats(opening: Mapping[str, Any], check_seats: Callable[[int, int], 
     return seats, first
 
 
-Score = Callable[[Path, bool, TextIO, "int | None", "DeckReferences | None"], int]
-"""Scores an end-of-game table file (``path``, ``as_json``, ``out``, ``players``, and the
-references a photo's cards are read with: None for Conductor's own faces)."""
+Score = Callable[[Path, bool, TextIO, "int | None", "DeckReferences | None",
+                  "EmptyTable | None"], int]
+"""Scores an end-of-game table file (``path``, ``as_json``, ``out``, ``players``, the
+references a photo's cards are read with: None for Conductor's own faces, and the calibrated
+empty table they are read with: None for none)."""
 
 
 @dataclass(frozen=True)

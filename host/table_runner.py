@@ -14,9 +14,11 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, TextIO
 
 from host.board.lights import BoardLights, board_lights
+from host.calibration_choice import calibration_settings, journaled_calibration
 from host.camera_feed import CameraFeed, watch
 from host.context import AppContext
 from host.deck_choice import OWN_FACES, DeckChoice
@@ -25,6 +27,7 @@ from host.play import control_threads, open_camera, play_table, terminal_input
 from host.session import Session
 from host.table_game import DemoTable, Scene, TableGame
 from host.table_loop import BoardInput, Event, TableLoop, TableSeen
+from vision.calibration import EmptyTable
 from vision.camera import CameraFrame, RenderedCamera
 
 Game = TableGame[Any]
@@ -54,10 +57,11 @@ def demo(game: Game, seed: int, players: int, app: AppContext) -> int:
 
 
 def play(game: Game, players: int, first: int, app: AppContext,
-         deck: DeckChoice = OWN_FACES) -> int:
+         deck: DeckChoice = OWN_FACES, calibration: EmptyTable | None = None) -> int:
     """Referee a real table through the camera (its cards read with ``deck``, by default
-    Conductor's own faces): the first settled table is the opening. A game no camera reads
-    is played from the moves players enter on the web view."""
+    Conductor's own faces, and an enrolled deck's with the ``calibration``'s empty table if
+    there is one): the first settled table is the opening. A game no camera reads is played
+    from the moves players enter on the web view."""
     game.check_seats(players, first)
     if game.played_on_web:
         need_web(game, app.web is not None)
@@ -67,12 +71,15 @@ def play(game: Game, players: int, first: int, app: AppContext,
         raise BadInputError(f"{game.title} has no play yet: the camera cannot read its table")
     opener = open_camera(app.camera)
     with board_lights(app.board, app.say) as lights:
-        return play_at_table(game, players, first, app, opener, lights, deck=deck)
+        return play_at_table(game, players, first, app, opener, lights, deck=deck,
+                             calibration=calibration)
 
 
-def resume(game: Game, game_id: int, app: AppContext) -> int:
+def resume(game: Game, game_id: int, app: AppContext, calibration: Path | None = None,
+           no_calibration: bool = False) -> int:
     """Continue a journaled game from its last committed turn: a game at a table with the
-    camera, board and deck it was played with, a demo from its seed."""
+    camera, board, deck and calibration it was played with (unless ``calibration`` names
+    another or ``no_calibration``), a demo from its seed."""
     settings = app.journal.summary(game_id).settings
     mode = settings.get("mode")
     if mode == "demo":
@@ -82,16 +89,19 @@ def resume(game: Game, game_id: int, app: AppContext) -> int:
     if game.played_on_web:
         return _resume_on_web(game, game_id, app)
     deck = DeckChoice.journaled(game.name, game_id, settings)
+    empty = journaled_calibration(game_id, settings, calibration, no_calibration)
     session = Session.resume(app.journal, game_id, game.open_referee)
     app.say(f"Resuming game {game_id} after {session.turns} {game.turn_word}: "
             "put the table as shown")
     if deck.references is not None:
         app.say(f"cards read with {deck.references}, as when the game started")
+    if empty is not None:
+        app.say(f"the calibrated empty table: {empty.path}, as when the game started")
     _say(app, game.show(session.referee))
     opener = open_camera(app.camera)
     with board_lights(app.board, app.say) as lights:
         return play_at_table(game, session.referee.turn_indicator().seats, 0, app, opener,
-                             lights, resumed=session, deck=deck)
+                             lights, resumed=session, deck=deck, calibration=empty)
 
 
 def _resume_on_web(game: Game, game_id: int, app: AppContext) -> int:
@@ -322,10 +332,16 @@ def play_on_web(game: Game, players: int, first: int, app: AppContext,
 def play_at_table(game: Game, players: int, first: int, app: AppContext,
                   opener: Callable[[], Iterable[CameraFrame]], lights: BoardLights | None,
                   resumed: Session[Any] | None = None,
-                  deck: DeckChoice = OWN_FACES) -> int:
+                  deck: DeckChoice = OWN_FACES, calibration: EmptyTable | None = None) -> int:
     """``play`` with its camera and board opened, to the win or the end of the video: the
     first settled table starts the game, unless a ``resumed`` one goes on from its journal."""
-    settings = {"mode": "table", "camera": app.camera, "board": app.board, **deck.settings()}
+    assert game.pipeline is not None
+    pipeline = game.pipeline(players, deck.read_with)
+    # Journaled only when it is read with (our framed faces learn nothing from it), so
+    # resuming never asks for a calibration the game did not use.
+    used = calibration is not None and pipeline.use_empty_table(calibration, app.say)
+    settings = {"mode": "table", "camera": app.camera, "board": app.board, **deck.settings(),
+                **calibration_settings(calibration if used else None)}
 
     def session_for(table: dict[str, Any]) -> Session[Any]:
         opening = {"seats": players, "first": first, **table}
@@ -335,8 +351,7 @@ def play_at_table(game: Game, players: int, first: int, app: AppContext,
         _say(app, game.show(session.referee))
         return session
 
-    assert game.pipeline is not None
-    feed = CameraFeed(game.pipeline(players, deck.read_with), app.web)
+    feed = CameraFeed(pipeline, app.web)
     loop = play_table(
         session_for=session_for if resumed is None else None,
         make_loop=lambda session: _table_loop(game, session, app, lights, at_table=True),

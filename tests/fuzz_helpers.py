@@ -184,6 +184,8 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
     journal = str(files["journal"])
     values = list(HOSTILE_VALUES)
     deck_file, photo, saved_twins = twin_references(out / "twins")
+    calibrated, calibrated_journal = calibrations(out / "calibration")
+    calibration_files = [*paths, *map(str, calibrated)]
     json_texts = [path.read_text("utf-8", "replace")[:300_000]
                   for path in files.values() if path.is_file() and path.suffix == ".json"]
     table: dict[tuple[str, ...], list[list[str]]] = {
@@ -210,6 +212,10 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
                "none", "--db", journal] for game in offering("play") for value in values],
             *[["play", "express", "--players", "3", "--references", path, "--camera", "99",
                "--board", "none", "--db", journal] for path in paths],
+            *[["play", "rollecate", "--players", "3", "--calibration", path, "--camera", "99",
+               "--board", "none", "--db", journal] for path in calibration_files],
+            ["play", "trains", "--players", "3", "--calibration", str(calibrated[0]),
+             "--no-calibration", "--camera", "99", "--board", "none", "--db", journal],
             # Train Line is played from the web view: an honest one serves until the players
             # quit, so only what is refused before it serves.
             *[["play", "trainline", "--players", value, "--web", "127.0.0.1:0", "--board",
@@ -219,7 +225,8 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
               if value not in ("0", "1", "-0")],
             *[["play", "trainline", "--players", "2", option, value, "--web", "127.0.0.1:0",
                "--board", "none", "--db", journal]
-              for option in ("--camera", "--deck", "--references") for value in values if value],
+              for option in ("--camera", "--deck", "--references", "--calibration")
+              for value in values if value],
             ["play", "trainline", "--players", "2", "--board", "none", "--db", journal],
             *[["play", "trainline", "--players", "2", "--web", value, "--board", "none",
                "--db", journal] for value in values if not _serves(value)],
@@ -239,6 +246,11 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
             *[["resume", value, *FAST, "--db", journal] for value in values],
             *[["resume", "1", "--camera", value, "--board", "none", "--db", journal]
               for value in values],
+            *[["resume", game, "--board", "none", "--db", str(calibrated_journal), *options]
+              for game in "123" for options in ((), ("--no-calibration",))],
+            *[["resume", "1", "--board", "none", "--db", str(calibrated_journal),
+               "--calibration", path] for path in calibration_files],
+            ["resume", "1", *FAST, "--db", journal, "--calibration", str(calibrated[0])],
         ],
         ("referee",): [["referee", game, path] for game in offering("referee") for path in paths],
         ("score",): [
@@ -250,6 +262,9 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
             *[["score", game, str(files["binary-photo"]), "--references", path]
               for game in offering("score") for path in paths],
             ["score", "rollecate", str(files["nan"]), "--deck", "rollecate"],
+            ["score", "rollecate", str(files["nan"]), "--calibration", str(calibrated[0])],
+            *[["score", game, str(files["binary-photo"]), "--calibration", path]
+              for game in offering("score") for path in calibration_files],
         ],
         ("board", "sim"): [["board", "sim", "--board-id", value] for value in values],
         ("board", "monitor"): [
@@ -275,18 +290,24 @@ def cases(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[
               for path in paths],
             *[["vision", "identify", "--deck", value, str(files["binary-photo"])]
               for value in values],
+            *[["vision", "identify", str(photo), "--deck", str(deck_file), "--references",
+               str(saved_twins[0]), "--calibration", path] for path in calibration_files],
         ],
         ("vision", "watch"): [
             *[["vision", "watch", "--camera", path, "--frames", "2", "--out", str(out)]
               for path in paths],
             *[["vision", "watch", "--camera", "99", option, value, "--out", str(out)]
               for option in ("--frames", "--players") for value in values],
+            *[["vision", "watch", "--camera", "rendered", "--frames", "1", "--calibration", path,
+               "--out", str(out)] for path in calibration_files],
         ],
         ("vision", "calibrate"): [
             *[["vision", "calibrate", "--camera", path, "--out", str(out / "calibration.json")]
               for path in paths],
             *[["vision", "calibrate", "--camera", "rendered", "--out", path] for path in paths
-              if Path(path).is_dir() or path == "/dev/full"],
+              if Path(path).is_dir() or path == "/dev/full" or Path(path).suffix != ".json"],
+            ["vision", "calibrate", "--camera", "rendered", "--out",
+             str(files["empty"] / "under-a-file.json")],
         ],
         ("vision", "render"): [
             *[["vision", "render", str(out / "render.png"), "--observation", text]
@@ -339,6 +360,66 @@ def twin_references(folder: Path) -> tuple[Path, Path, list[Path]]:
     photo = folder / "table.png"
     write_image(photo, render_cards(cards, 2, "easy", faces=deck)[0])
     return deck_file, photo, saved
+
+
+def calibrations(folder: Path) -> tuple[list[Path], Path]:
+    """Calibration files (``vision calibrate``), honest and not: made at another resolution,
+    cut short, of another table (another's frame beside the report), its frame damaged,
+    of another size than it says, without markers, missing, named outside its folder; and a
+    journal of table games read with one that is honest, made again since, or gone."""
+    import hashlib
+
+    import cv2
+    import numpy as np
+
+    from host.calibration_choice import calibration_settings
+    from host.journal import Journal
+    from host.session import Session
+    from host.tables.rollecate import demo_table, open_referee
+    from host.trains.observation import TrainsObservation
+    from vision.calibration import load_calibration, save_calibration
+    from vision.scene import render_table
+
+    folder.mkdir(parents=True, exist_ok=True)
+    empty = render_table(TrainsObservation(((), (), ()), (), ()), 1, "easy")[0]
+    honest = folder / "honest.json"
+    save_calibration(honest, empty)
+    save_calibration(folder / "small.json", np.asarray(cv2.resize(empty, (960, 540))))
+    report = json.loads(honest.read_text("utf-8"))
+    png = (folder / "honest.png").read_bytes()
+
+    def kept(name: str, picture: bytes, **changes: Any) -> Path:
+        (folder / f"{name}.png").write_bytes(picture)
+        digest = hashlib.sha256(picture).hexdigest()
+        (folder / f"{name}.json").write_text(json.dumps(
+            {**report, "empty_table": f"{name}.png", "empty_table_sha256": digest, **changes}))
+        return folder / f"{name}.json"
+
+    blank = bytes(cv2.imencode(".png", np.zeros((720, 1280, 3), np.uint8))[1])
+    made = [
+        honest, folder / "small.json",
+        kept("damaged-png", png[: len(png) // 2]),
+        kept("wrong-size", png, resolution=[640, 480]),
+        kept("no-markers", blank),
+        kept("outside", png, empty_table="../honest.png"),
+        kept("wrong-types", png, empty_table=5, resolution="big"),
+    ]
+    (folder / "other-table.json").write_text(json.dumps({**report,
+                                                         "empty_table": "small.png"}))
+    (folder / "cut.json").write_text(honest.read_text("utf-8")[:40])
+    (folder / "frame-gone.json").write_text(json.dumps({**report,
+                                                        "empty_table": "gone.png"}))
+    made += [folder / name for name in ("other-table.json", "cut.json", "frame-gone.json")]
+    journal = folder / "games.sqlite"
+    with Journal(journal) as games:
+        for kept_path, digest in ((honest, None), (honest, "0" * 64),
+                                  (folder / "gone.json", None)):
+            settings = {"mode": "table", "camera": "99", "board": "none",
+                        **calibration_settings(load_calibration(honest))}
+            settings["calibration"] = str(kept_path)
+            settings["calibration_sha256"] = digest or settings["calibration_sha256"]
+            Session.start("rollecate", demo_table(3, 2).lines[0], open_referee, games, settings)
+    return made, journal
 
 
 def sharp_cases(files: dict[str, Path]) -> list[tuple[list[str], str | None]]:

@@ -166,7 +166,7 @@ def test_watch_without_a_display_writes_annotated_frames_and_prints_changes(
     assert change["t"] >= 0.6
 
 
-def test_calibrate_records_the_empty_table_and_nothing_needs_it(
+def test_calibrate_keeps_the_empty_table_and_refuses_a_frame_without_markers(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "calibration.json"
     assert main(["vision", "calibrate", "--camera", "rendered", "--out", str(out)]) == 0
@@ -175,8 +175,14 @@ def test_calibrate_records_the_empty_table_and_nothing_needs_it(
     # The rendered cloth is brown-orange: red over blue, and the light falls unevenly.
     blue, _, red = seen["cloth_bgr"]
     assert red > blue and 0 < seen["light_unevenness"] < 1
-    assert "recorded only" in capsys.readouterr().out
+    kept = tmp_path / seen["empty_table"]
+    assert read_image(kept).shape == (720, 1280, 3)
+    assert f"when given --calibration {out}" in capsys.readouterr().out
+    # No markers: nothing could line the cloth up with the table. One line, and the
+    # calibration made before is left as it was.
+    before = out.read_bytes(), kept.read_bytes()
     photo = tmp_path / "cards.png"
     write_image(photo, np.zeros((50, 60, 3), np.uint8))
-    assert main(["vision", "calibrate", "--camera", str(photo), "--out", str(out)]) == 0
-    assert json.loads(out.read_text("utf-8"))["markers_found"] is False
+    assert main(["vision", "calibrate", "--camera", str(photo), "--out", str(out)]) == 2
+    assert "markers are not in view" in capsys.readouterr().err
+    assert (out.read_bytes(), kept.read_bytes()) == before

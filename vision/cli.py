@@ -16,13 +16,19 @@ from typing import Any
 import cv2
 
 from host.arguments import count as frame_count
-from host.arguments import data_folder, seed
+from host.arguments import seed
 from host.deck import deck_from
 from host.errors import BadInputError
 from host.jsonl import loads
 from host.trains.observation import TrainsObservation
 from vision.annotate import annotate
-from vision.calibration import calibrate
+from vision.calibration import (
+    calibration_options,
+    chosen_calibration,
+    default_calibration,
+    save_calibration,
+    warn,
+)
 from vision.camera import CameraFrame, RenderedCamera, VideoCamera
 from vision.deck_references import DECKS, deck_references
 from vision.imaging import read_image, scaled_for_reading, size_read, write_image
@@ -108,9 +114,12 @@ def _report(faces: CardReferences, deck: str, cards: list[str]) -> None:
 def _identify(args: argparse.Namespace) -> int:
     images = [read_image(path) for path in args.images]  # a bad picture fails before any work
     references = deck_references(args.deck, args.references)
-    pipeline = Pipeline(deck=references.deck, references=references)
+    empty = chosen_calibration(args.calibration, args.no_calibration, warn)
     results: list[dict[str, Any]] = []
     sizes: list[str] = []
+    pipeline = Pipeline(deck=references.deck, references=references)
+    if empty is not None:
+        pipeline.use_empty_table(empty.scaled(), warn)
     for path, photo in zip(args.images, images, strict=True):
         image, factor = scaled_for_reading(photo)
         reading = pipeline.read(image)
@@ -168,26 +177,30 @@ def _calibrate(args: argparse.Namespace) -> int:
         if frame is None:
             raise BadInputError(f"camera {args.camera!r} gave no frames")
         image = frame.image
-    seen = calibrate(image)
-    out: Path = args.out or data_folder() / "calibration.json"
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(seen, indent=1) + "\n", "utf-8")
-    except OSError as error:
-        raise BadInputError(f"cannot write {out}: {error.strerror}") from None
+    out: Path = args.out or default_calibration()
+    if out.suffix.lower() != ".json" or out.is_dir():
+        raise BadInputError(f"--out {out}: give a file name ending in .json (the empty table's "
+                            "frame is kept beside it, as .png)")
+    seen, picture = save_calibration(out, image)
     width, height = seen["resolution"]
-    print(f"{width} x {height} pixels; markers {'found' if seen['markers_found'] else 'NOT found'}"
-          f"; cloth colour (BGR) {seen['cloth_bgr']}; light unevenness "
-          f"{seen['light_unevenness']:.0%}; written to {out} (recorded only: the recognizer "
-          "does not use it yet)")
+    used = ("identify, watch, play and score from a photo now find an enrolled deck's cards "
+            "with it (--no-calibration: without)" if args.out is None else
+            "identify, watch, play and score from a photo find an enrolled deck's cards with "
+            f"it when given --calibration {out}")
+    print(f"{width} x {height} pixels; markers found; cloth colour (BGR) {seen['cloth_bgr']}; "
+          f"light unevenness {seen['light_unevenness']:.0%}; kept in {out} with the empty "
+          f"table's frame ({picture.name}): {used}")
     return 0
 
 
 def _watch(args: argparse.Namespace) -> int:
     frames = _frames(args.camera)  # a camera that is not there fails before any work
     references = deck_references(args.deck, args.references)
+    empty = chosen_calibration(args.calibration, args.no_calibration, warn)
     pipeline = Pipeline(deck=references.deck, zones=_zones(references.deck, args.players),
                         references=references)
+    if empty is not None:
+        pipeline.use_empty_table(empty, warn)
     watcher = TableWatcher(pipeline)
     display = bool(os.environ.get("DISPLAY")) and not args.out
     out: Path = args.out or Path("vision-watch")
@@ -274,6 +287,7 @@ def register(commands: Any) -> None:
         parser.add_argument("--references", type=Path, default=None,
                             help="enrolled references (default for a deck Conductor ships: "
                                  "its own faces)")
+        calibration_options(parser)
         parser.set_defaults(run=run)
         if name == "identify":
             parser.add_argument("images", type=Path, nargs="+", metavar="IMAGE")
@@ -288,11 +302,13 @@ def register(commands: Any) -> None:
             parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
 
     calibrate_parser = sub.add_parser(
-        "calibrate", help="look at the empty table once and record its cloth and light")
+        "calibrate", help="look at the empty table once: its cloth, kept to find cards of "
+                          "an enrolled deck, and its light")
     _camera_option(calibrate_parser)
     calibrate_parser.add_argument("--out", type=Path, default=None,
-                                  help="JSON file (default: calibration.json in the per-user "
-                                       "data folder)")
+                                  help="JSON file, the frame kept beside it as .png (default: "
+                                       "calibration.json in the per-user data folder, which "
+                                       "every camera command reads)")
     calibrate_parser.set_defaults(run=_calibrate)
 
     render = sub.add_parser("render", help="render a seeded photograph of a Game of Trains table")

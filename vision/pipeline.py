@@ -7,11 +7,13 @@ a ``Stabilizer`` then decides when the table has settled (see ``vision.stabilize
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
+from vision.calibration import EmptyTable
 from vision.deck_reader import DeckReader
 from vision.detect import THRESHOLD, FoundCard, Threshold, find_cards, window_to_image
 from vision.faces import WINDOW_HEIGHT_MM
@@ -61,6 +63,12 @@ class Pipeline:
 
     _deck_reader: DeckReader | None = field(default=None, repr=False)
     """Finds and names cards by their outline, for whole-face references."""
+    _empty_table: tuple[EmptyTable, Callable[[str], None]] | None = field(default=None,
+                                                                          repr=False)
+    """The calibrated empty table, and who is told when a frame's camera is not the one
+    calibrated."""
+    _fitted: tuple[int, ...] = field(default=(), repr=False)
+    """The frame size the empty table was last learnt or left out for."""
 
     def __post_init__(self) -> None:
         if self.references is None:
@@ -79,6 +87,16 @@ class Pipeline:
         self._deck_reader.finder.learn_cloth(empty, to_table)
         return True
 
+    def use_empty_table(self, empty: EmptyTable, warn: Callable[[str], None]) -> bool:
+        """Read with the empty table ``vision calibrate`` kept (as ``learn_cloth``), except
+        frames from another camera than the one calibrated (``warn`` is told why, once a
+        frame size). False (nothing to learn) for our framed faces, found by their frame
+        line."""
+        if self._deck_reader is None:
+            return False
+        self._empty_table = (empty, warn)
+        return True
+
     def read(self, frame: Image) -> FrameReading:
         """Read one BGR (or grey) frame."""
         assert self.references is not None
@@ -88,6 +106,8 @@ class Pipeline:
             markers = self.table.seen
         self.frames += 1
         to_table = self.table.homography
+        if self._empty_table is not None and frame.shape[:2] != self._fitted:
+            self._fit_empty_table(frame)
         grey_frame = grey(frame)
         reading = self._read_cards(frame, grey_frame, to_table, markers, self.thresholds[:1])
         if reading.observation is None and to_table is not None and len(self.thresholds) > 1:
@@ -95,6 +115,20 @@ class Pipeline:
             # the first leaves unclear.
             reading = self._read_cards(frame, grey_frame, to_table, markers, self.thresholds)
         return reading
+
+    def _fit_empty_table(self, frame: Image) -> None:
+        """Learn the calibrated empty table if ``frame`` comes from the camera it was seen
+        with; otherwise say why not and read without it."""
+        assert self._empty_table is not None and self._deck_reader is not None
+        empty, warn = self._empty_table
+        self._fitted = frame.shape[:2]
+        finder = self._deck_reader.finder
+        unfit = empty.unfit(frame)
+        if unfit is None:
+            finder.learn_cloth(empty.image, empty.image_to_table)
+        else:
+            finder.cloth = None
+            warn(f"calibration left out: {empty.path} was {unfit}")
 
     def _read_cards(self, frame: Image, grey_frame: Image, to_table: Matrix | None,
                     markers: int, thresholds: tuple[Threshold, ...]) -> FrameReading:

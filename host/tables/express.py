@@ -41,6 +41,7 @@ from host.table_game import (
     opening_seats,
     seats_between,
 )
+from vision.calibration import EmptyTable, warn
 from vision.deck_references import DeckReferences
 from vision.detect import FAINT_THRESHOLD, THRESHOLD
 from vision.express_scene import TableDoesNotFit, express_layout
@@ -122,13 +123,14 @@ def _not_laid(scenes: Sequence[Scene], players: int, seed: int) -> str | None:
 
 
 def score(path: Path, as_json: bool, out: TextIO, players: int | None = None,
-          references: DeckReferences | None = None) -> int:
+          references: DeckReferences | None = None, calibration: EmptyTable | None = None
+          ) -> int:
     """Score an end-of-hand table: a description (see docs/express.md), or a photo of every
     seat's trains, Way Cars and the cards left in hand spread in front of the player (read
     with ``references``: None for Conductor's own faces)."""
     cards = standard_cards()
     if path.suffix.lower() in PHOTO_SUFFIXES:
-        table = photo_table(path, players, cards, None if as_json else out, references)
+        table = photo_table(path, players, cards, None if as_json else out, references, calibration)
     else:
         table = load_table(path)
     scores = [score_seat(seat, cards) for seat in table]
@@ -141,10 +143,13 @@ def score(path: Path, as_json: bool, out: TextIO, players: int | None = None,
 
 
 def photo_table(path: Path, players: int | None, cards: ExpressCards, out: TextIO | None,
-                references: DeckReferences | None = None) -> list[SeatTable]:
+                references: DeckReferences | None = None,
+                calibration: EmptyTable | None = None) -> list[SeatTable]:
     """Each seat's table read from a photo of the final count (BadInputError, saying what to
     do, for anything the camera cannot read for sure: a photo is never scored by guess)."""
     pipeline = Pipeline(deck="express", references=references, thresholds=EXPRESS_THRESHOLDS)
+    if calibration is not None:  # read at the size a photo is read at
+        pipeline.use_empty_table(calibration.scaled(), warn)
     photo = read_image(path)
     image, _ = scaled_for_reading(photo)
     if out is not None:  # a big photo takes a while: say what is going on

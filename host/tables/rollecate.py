@@ -32,6 +32,7 @@ from host.table_game import (
     TableGame,
     seats_between,
 )
+from vision.calibration import EmptyTable, warn
 from vision.deck_references import DeckReferences
 from vision.imaging import read_image, scaled_for_reading, size_read
 from vision.pipeline import Pipeline
@@ -40,7 +41,8 @@ from vision.rollecate_zones import RollecateZones, spread_cards
 
 
 def score(path: Path, as_json: bool, out: TextIO, players: int | None = None,
-          references: DeckReferences | None = None) -> int:
+          references: DeckReferences | None = None, calibration: EmptyTable | None = None
+          ) -> int:
     """Score an end-of-game table: a JSON file, or a photo of every player's cards spread out
     in front of them (read with ``references``: None for Conductor's own faces); print the
     scores, ranking and winner(s)."""
@@ -48,7 +50,7 @@ def score(path: Path, as_json: bool, out: TextIO, players: int | None = None,
     if path.suffix.lower() in PHOTO_SUFFIXES:
         table = [[book.parse(name) for name in cards]
                  for cards in photo_table(path, players, out if not as_json else None,
-                                                  references)]
+                                                  references, calibration)]
         check_possible(table, book)
     else:
         table = parse_table(read_json(path), book)
@@ -61,10 +63,13 @@ def score(path: Path, as_json: bool, out: TextIO, players: int | None = None,
 
 
 def photo_table(path: Path, players: int | None, out: TextIO | None,
-                references: DeckReferences | None = None) -> list[tuple[str, ...]]:
+                references: DeckReferences | None = None,
+                calibration: EmptyTable | None = None) -> list[tuple[str, ...]]:
     """Each seat's cards read from a photo of the final count (BadInputError, with what to do,
     when a card cannot be read or the seats are unclear: a photo is never scored by guess)."""
     pipeline = Pipeline(deck="rollecate", references=references)
+    if calibration is not None:  # read at the size a photo is read at
+        pipeline.use_empty_table(calibration.scaled(), warn)
     photo = read_image(path)
     image, _ = scaled_for_reading(photo)
     if out is not None:  # a big photo takes a while: say what is going on
