@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from random import Random
 
+import numpy as np
 import pytest
 
 from host import context
@@ -29,6 +30,7 @@ from host.tables.rollecate import demo_table
 from host.trains.observation import TrainsObservation
 from host.trains.position import Position
 from host.trains.referee import open_referee
+from vision.imaging import write_image
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -443,3 +445,18 @@ def test_a_rollecate_demo_seen_by_the_camera_resumes_at_its_table() -> None:
     assert left[0].events == scenes[third].events[1:]
     assert left[1:] == scenes[third + 1:]
     assert scenes_left(scenes, [], is_event) == scenes
+
+
+def test_a_damaged_photo_is_one_line_from_the_process_too(tmp_path: Path) -> None:
+    """libpng and libjpeg write their own complaints straight to the process's stderr, past
+    Python: the command's stderr must still be our one line (or nothing, for a JPEG cut short,
+    which decodes with its missing part grey)."""
+    picture = np.zeros((60, 80, 3), np.uint8)
+    for suffix in (".png", ".jpg"):
+        whole = tmp_path / f"whole{suffix}"
+        write_image(whole, picture)
+        cut = tmp_path / f"cut{suffix}"
+        cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+        done = conductor("vision", "identify", str(cut))
+        assert done.stderr.count("\n") <= 1 and "Traceback" not in done.stderr, done.stderr
+        assert done.returncode == 2 or not done.stderr, done.stderr

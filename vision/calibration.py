@@ -13,10 +13,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +24,7 @@ import numpy as np
 
 from host.arguments import data_folder
 from host.errors import BadInputError
-from vision.imaging import Image, Matrix, scaled_for_reading
+from vision.imaging import Image, Matrix, decoders_quiet, scaled_for_reading
 from vision.markers import TableFinder
 
 GRID = 3
@@ -134,7 +132,7 @@ def load_calibration(path: Path) -> EmptyTable:
     if hashlib.sha256(data).hexdigest() != digest:
         raise BadInputError(f"{picture} is not the frame {path} was made from (another "
                             "table's, or changed): run conductor vision calibrate again")
-    with _libpng_quiet():
+    with decoders_quiet():
         decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if decoded is None or [decoded.shape[1], decoded.shape[0]] != resolution:
         raise BadInputError(f"{picture} is damaged: run conductor vision calibrate again")
@@ -144,23 +142,6 @@ def load_calibration(path: Path) -> EmptyTable:
         raise BadInputError(f"{picture} shows no table markers: run conductor vision "
                             "calibrate again")
     return EmptyTable(image, image_to_table, path.resolve(), digest)
-
-
-@contextmanager
-def _libpng_quiet() -> Iterator[None]:
-    """libpng prints its own complaint about a damaged PNG on the real stderr, where our one
-    line is the answer: it is sent nowhere while a kept frame is decoded (at start-up, before
-    any thread runs)."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    nowhere = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(nowhere, 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(nowhere)
 
 
 def _report(path: Path) -> dict[str, Any]:

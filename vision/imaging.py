@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -18,11 +22,29 @@ Matrix = npt.NDArray[np.float64]
 """A 3 x 3 homography."""
 
 
+@contextmanager
+def decoders_quiet() -> Iterator[None]:
+    """libpng and libjpeg print their own complaints about a damaged file on the real stderr,
+    where our one line is the answer: they are sent nowhere while a picture is decoded (the
+    commands read pictures at start-up, before any thread runs)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(nowhere, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(nowhere)
+
+
 def read_image(path: Path) -> Image:
     """A BGR image from a file, or BadInputError with a one-line reason."""
     if not path.is_file():
         raise BadInputError(f"no image file {path}")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    with decoders_quiet():
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise BadInputError(f"cannot read {path} as an image")
     return np.asarray(image, dtype=np.uint8)
