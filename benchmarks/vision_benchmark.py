@@ -18,11 +18,15 @@ looked at first (``Pipeline.learn_cloth``). With ``--naming`` only naming is mea
 card in view is handed to the namer at its true corners (jittered by ``NAMING_JITTER_MM``,
 started from either end), with the time per card; ``--style`` picks styles; ``--scale 1.5``
 renders the tables as a webcam with 1.5 times the pixels along each side would see them (1920 x
-1080: cards at 1.5 times the px/mm).
+1080: cards at 1.5 times the px/mm); ``--shots 8`` photographs each table 8 times in fresh
+noise and names every card at freshly jittered corners each time, a hunt for the rare wrong
+name one look misses.
 
     python benchmarks/vision_benchmark.py --scenes 500 --workers 2
     python benchmarks/vision_benchmark.py --styles --scenes 30 --workers 2
     OPENBLAS_NUM_THREADS=1 python benchmarks/vision_benchmark.py --styles --naming --scenes 8
+    OPENBLAS_NUM_THREADS=1 python benchmarks/vision_benchmark.py --styles --naming --scenes 4 \
+        --shots 8 --frames 0
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ import argparse
 import statistics
 import time
 from collections import Counter
-from functools import lru_cache
+from functools import lru_cache, partial
 from multiprocessing import Pool
 
 import cv2
@@ -260,29 +264,32 @@ NAMING_JITTER_MM = 0.7
 """Outline error the naming-only run puts on the true corners (an outline found a little off)."""
 
 
-def name_styled(job: tuple[str, int, int, str]) -> Counter[str]:
+def name_styled(job: tuple[str, int, int, str], shots: int = 1) -> Counter[str]:
     """Naming alone on one rendered table of a foreign deck: every card in view is handed to
     the namer at its true corners, jittered by ``NAMING_JITTER_MM`` and started from either
-    end, as outlines come (no outline search, so it runs many times faster)."""
+    end, as outlines come (no outline search, so it runs many times faster). With ``shots``
+    the table is photographed that many times in fresh sensor noise, each card jittered afresh
+    every time: a hunt for the rare wrong name that one look misses."""
     style, deck_seed, seed, level = job
     deck, references = _styled(style, deck_seed)
-    image, truth = render_spread(deck, seed, level)
+    table = lay_table(spread_layout(deck, seed), Look.draw(seed, difficulty(level)), faces=deck)
     rng = np.random.default_rng([seed, deck_seed, 71])
     counts: Counter[str] = Counter()
-    for seen in truth.cards:
-        if seen.occluded:
-            continue
-        scale = float(np.hypot(*(seen.corners[1] - seen.corners[0]))) / deck.card_mm[0]
-        corners = seen.corners + rng.normal(0, NAMING_JITTER_MM * scale, (4, 2))
-        corners = np.roll(corners, 2 * int(rng.integers(0, 2)), axis=0)
-        begin = time.perf_counter()
-        name = references.read(image, corners).name
-        counts["naming_us"] += round(1e6 * (time.perf_counter() - begin))
-        counts["visible"] += 1
-        counts["found"] += 1
-        counts["unknown" if name is None else "correct" if name == seen.name else "wrong"] += 1
-        if name is not None and name != seen.name:
-            counts[_wrong_key(style, deck_seed, seed, seen, name)] += 1
+    for image, truth in (photograph(table, shot) for shot in range(shots)):
+        for seen in truth.cards:
+            if seen.occluded:
+                continue
+            scale = float(np.hypot(*(seen.corners[1] - seen.corners[0]))) / deck.card_mm[0]
+            corners = seen.corners + rng.normal(0, NAMING_JITTER_MM * scale, (4, 2))
+            corners = np.roll(corners, 2 * int(rng.integers(0, 2)), axis=0)
+            begin = time.perf_counter()
+            name = references.read(image, corners).name
+            counts["naming_us"] += round(1e6 * (time.perf_counter() - begin))
+            counts["visible"] += 1
+            counts["found"] += 1
+            counts["unknown" if name is None else "correct" if name == seen.name else "wrong"] += 1
+            if name is not None and name != seen.name:
+                counts[_wrong_key(style, deck_seed, seed, seen, name)] += 1
     counts["scenes"] += 1
     return counts
 
@@ -398,12 +405,12 @@ def styled_latency(frames: int) -> None:
 
 
 def styles_report(scenes: int, workers: int, naming: bool = False,
-                  styles: tuple[str, ...] = STYLES, cloth: bool = False, scale: float = 1.0
-                  ) -> None:
+                  styles: tuple[str, ...] = STYLES, cloth: bool = False, scale: float = 1.0,
+                  shots: int = 1) -> None:
     """Print recall, correct, wrong, unknown and ghosts per deck style and level (``naming``:
     naming alone, at the true corners, with the time per card instead of ghosts; ``cloth``:
     the empty table looked at first; ``scale``: a webcam with that many times the pixels,
-    ``camera_scale``)."""
+    ``camera_scale``; ``shots``: with ``naming``, photographs a table, ``name_styled``)."""
     print(f"{'style':<10} {'decks':<9} {'level':<7} {'scenes':>6} {'cards':>6} {'recall':>7} "
           f"{'correct':>8} {'wrong':>6} {'unknown':>8} " +
           ("ms/card" if naming else f"{'ghosts':>7} {'named':>6}"))
@@ -416,7 +423,7 @@ def styles_report(scenes: int, workers: int, naming: bool = False,
                     jobs = [(style, deck_seeds[index % len(deck_seeds)], first_scene + index,
                              level) for index in range(scenes)]
                     total: Counter[str] = Counter()
-                    score = (name_styled if naming else
+                    score = (partial(name_styled, shots=shots) if naming else
                              score_styled_on_cloth if cloth else score_styled)
                     for counts in pool.imap_unordered(score, jobs, chunksize=2):
                         total.update(counts)
@@ -455,7 +462,12 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0,
                         help="with --styles --naming: a webcam with this many times the pixels "
                              "along each side (1.5: 1920 x 1080)")
+    parser.add_argument("--shots", type=int, default=1,
+                        help="with --styles --naming: photographs of each table, in fresh "
+                             "noise, every card jittered afresh (a hunt for rare wrong names)")
     args = parser.parse_args()
+    if args.shots != 1 and not (args.styles and args.naming and args.shots >= 1):
+        parser.error("--shots takes 1 or more, with --styles --naming")
     if args.scale != 1.0 and not (args.styles and args.naming and 0.25 <= args.scale <= 4):
         parser.error("--scale takes 0.25-4, with --styles --naming")
 
@@ -464,7 +476,7 @@ def main() -> None:
             styled_latency(args.frames)
         if args.scenes > 0:
             styles_report(args.scenes, args.workers, args.naming, tuple(args.style or STYLES),
-                          args.cloth, args.scale)
+                          args.cloth, args.scale, args.shots)
         return
 
     if args.frames > 0:
