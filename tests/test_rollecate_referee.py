@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rollecate_helpers import play_randomly
 
@@ -202,6 +202,9 @@ def test_the_referee_follows_random_games_and_scores_them_alike(
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
+# A seat that never combined took 9 penalty cards: the ways kept through them lost the world
+# where the chaos 4 was still in a hand, and its discard later was called illegal.
+@example(seed=323, players=3)
 def test_the_referee_follows_random_games_seeing_only_the_top_of_each_pile(
     seed: int, players: int
 ) -> None:

@@ -473,6 +473,12 @@ class Referee:
                                                       self.book.value))
             if 0 < len(world.unseen) - len(left) <= world.held[seat]
         )
+        if not steps and self.guessed:
+            # Some ways were let go earlier (``guessed``): the truth may be among them, with a
+            # chaos card this view shows still in a hand. The pile is as it shows.
+            steps = frozenset(self._as_shown(world, pile_view) for world, _ in self.chaos)
+            steps = frozenset(step for step in steps
+                              if 0 < len(step[0].unseen) - len(step[1]) <= step[0].held[seat])
         if not steps:
             return self._illegal(
                 f"seat {seat}'s discard pile cannot show that: in this turn only chaos "
@@ -484,6 +490,33 @@ class Referee:
             for world, left in steps
         )
         return self._waiting(self._chaos_prompt())
+
+    def _as_shown(self, world: World, pile_view: Pile) -> Step:
+        """``world`` with the seat on turn's pile as ``pile_view`` shows it, the chaos cards
+        there that its pile did not hold just put down from the hand: taken out of any other
+        pile the world had guessed them on (that seat marked guessed), and the step's cards
+        still to go without them."""
+        def chaos(pile: Pile) -> Counter[str]:
+            return Counter(name for name in pile if self.book[name].kind is Kind.CHAOS)
+
+        put = chaos(pile_view) - chaos(world.piles[self.seat])
+        misplaced = put - Counter(world.unseen)
+        piles = list(world.piles)
+        for other, pile in enumerate(piles):
+            kept = []
+            for name in pile:
+                if other != self.seat and misplaced[name]:
+                    misplaced[name] -= 1
+                    self.guessed.add(other)
+                else:
+                    kept.append(name)
+            piles[other] = tuple(kept)
+        piles[self.seat] = pile_view
+        self.guessed.add(self.seat)
+        unseen = Counter(world.unseen) | put
+        left = unseen - put
+        return (World(tuple(piles), tuple(sorted(unseen.elements())), world.held),
+                tuple(sorted(left.elements())))
 
     def _chaos_prompt(self) -> tuple[str, ...]:
         return (f"seat {self.seat}: put down any more chaos cards, then press your button",)
