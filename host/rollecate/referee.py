@@ -467,18 +467,15 @@ class Referee:
         """Every way the chaos cards may have gone down, from all views of the pile since the
         discard began (the hands at the end tell the rest)."""
         seat = self.seat
-        steps = frozenset(
-            (world, left)
-            for world, left in self._followed(advance(self.chaos, seat, pile_view,
-                                                      self.book.value))
-            if 0 < len(world.unseen) - len(left) <= world.held[seat]
-        )
+        steps = self._discarding(self._followed(advance(self.chaos, seat, pile_view,
+                                                        self.book.value)))
         if not steps and self.guessed:
             # Some ways were let go earlier (``guessed``): the truth may be among them, with a
             # chaos card this view shows still in a hand. The pile is as it shows.
-            steps = frozenset(self._as_shown(world, pile_view) for world, _ in self.chaos)
-            steps = frozenset(step for step in steps
-                              if 0 < len(step[0].unseen) - len(step[1]) <= step[0].held[seat])
+            shown = [self._as_shown(world, pile_view) for world, _ in self.chaos]
+            steps = self._discarding(step for step, _ in shown)
+            self.guessed.update(other for step, changed in shown if step in steps
+                                for other in changed)
         if not steps:
             return self._illegal(
                 f"seat {seat}'s discard pile cannot show that: in this turn only chaos "
@@ -491,32 +488,38 @@ class Referee:
         )
         return self._waiting(self._chaos_prompt())
 
-    def _as_shown(self, world: World, pile_view: Pile) -> Step:
+    def _discarding(self, steps: Iterable[Step]) -> frozenset[Step]:
+        """The ``steps`` in which the seat on turn put down at least one chaos card, and no
+        more than it holds."""
+        return frozenset((world, left) for world, left in steps
+                         if 0 < len(world.unseen) - len(left) <= world.held[self.seat])
+
+    def _as_shown(self, world: World, pile_view: Pile) -> tuple[Step, set[int]]:
         """``world`` with the seat on turn's pile as ``pile_view`` shows it, the chaos cards
         there that its pile did not hold just put down from the hand: taken out of any other
-        pile the world had guessed them on (that seat marked guessed), and the step's cards
-        still to go without them."""
+        pile the world had guessed them on, and the step's cards still to go without them;
+        with the seats whose piles it changed (to be marked guessed)."""
         def chaos(pile: Pile) -> Counter[str]:
             return Counter(name for name in pile if self.book[name].kind is Kind.CHAOS)
 
         put = chaos(pile_view) - chaos(world.piles[self.seat])
         misplaced = put - Counter(world.unseen)
         piles = list(world.piles)
+        changed = {self.seat}
         for other, pile in enumerate(piles):
             kept = []
             for name in pile:
                 if other != self.seat and misplaced[name]:
                     misplaced[name] -= 1
-                    self.guessed.add(other)
+                    changed.add(other)
                 else:
                     kept.append(name)
             piles[other] = tuple(kept)
         piles[self.seat] = pile_view
-        self.guessed.add(self.seat)
         unseen = Counter(world.unseen) | put
         left = unseen - put
-        return (World(tuple(piles), tuple(sorted(unseen.elements())), world.held),
-                tuple(sorted(left.elements())))
+        return ((World(tuple(piles), tuple(sorted(unseen.elements())), world.held),
+                 tuple(sorted(left.elements()))), changed)
 
     def _chaos_prompt(self) -> tuple[str, ...]:
         return (f"seat {self.seat}: put down any more chaos cards, then press your button",)
