@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from host.errors import BadInputError
-from vision.calibration import EmptyTable, chosen_calibration, load_calibration, warn
+from vision.calibration import EmptyTable, chosen_calibration, load_calibration
 
 
 def calibration_settings(empty: EmptyTable | None) -> dict[str, str]:
@@ -27,7 +27,7 @@ def journaled_calibration(game_id: int, settings: Mapping[str, Any], path: Path 
     ``--calibration`` (``path``) or ``--no-calibration`` (``ignore``) says otherwise;
     BadInputError in one line if that one is gone, damaged or made again since."""
     if ignore or path is not None:
-        return chosen_calibration(path, ignore, warn)
+        return chosen_calibration(path, ignore)
     kept = settings.get("calibration")
     if kept is None:
         return None

@@ -28,7 +28,7 @@ from host.games import offering, table_game
 from host.journal import Access, DamagedGame, Journal, default_path
 from host.table_game import PHOTO_SUFFIXES
 from host.web.server import Address, WebView
-from vision.calibration import calibration_options, chosen_calibration, warn
+from vision.calibration import calibration_options, chosen_calibration
 
 #: Modules that add their own sub-commands (each has ``register(subcommands)``).
 COMMAND_MODULES: tuple[str, ...] = ("host.board.cli", "vision.cli")
@@ -105,7 +105,7 @@ def _play(args: argparse.Namespace) -> int:
     args.camera = args.camera or "0"
     # An unenrolled deck fails before the camera opens.
     deck = DeckChoice.chosen(args.game, args.deck, args.references)
-    calibration = chosen_calibration(args.calibration, args.no_calibration, warn)
+    calibration = chosen_calibration(args.calibration, args.no_calibration)
     if args.board == "auto":
         _find_board_or_hint()
     with _app(args) as app:
@@ -221,7 +221,7 @@ def _score(args: argparse.Namespace) -> int:
             raise BadInputError("--deck, --references and --calibration are for a photo of "
                                 f"the table ({', '.join(PHOTO_SUFFIXES)})")
         references = DeckChoice.chosen(args.game, args.deck, args.references).read_with
-    calibration = (chosen_calibration(args.calibration, args.no_calibration, warn) if photo
+    calibration = (chosen_calibration(args.calibration, args.no_calibration) if photo
                    else None)
     return game.score(args.file, args.json, sys.stdout, args.players, references, calibration)
 

@@ -14,7 +14,6 @@ import argparse
 import hashlib
 import json
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -169,8 +168,7 @@ def warn(text: str) -> None:
     print(f"conductor: {text}", file=sys.stderr, flush=True)
 
 
-def chosen_calibration(path: Path | None, ignore: bool, warn: Callable[[str], None]
-                       ) -> EmptyTable | None:
+def chosen_calibration(path: Path | None, ignore: bool) -> EmptyTable | None:
     """The empty table a command reads with: ``--calibration FILE`` (BadInputError if it
     cannot be used: the user asked for it), none with ``--no-calibration``, else the default
     one if there is one (``warn`` says why it is left out when it cannot be used: nothing

@@ -114,7 +114,7 @@ def _report(faces: CardReferences, deck: str, cards: list[str]) -> None:
 def _identify(args: argparse.Namespace) -> int:
     images = [read_image(path) for path in args.images]  # a bad picture fails before any work
     references = deck_references(args.deck, args.references)
-    empty = chosen_calibration(args.calibration, args.no_calibration, warn)
+    empty = chosen_calibration(args.calibration, args.no_calibration)
     results: list[dict[str, Any]] = []
     sizes: list[str] = []
     pipeline = Pipeline(deck=references.deck, references=references)
@@ -196,7 +196,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 def _watch(args: argparse.Namespace) -> int:
     frames = _frames(args.camera)  # a camera that is not there fails before any work
     references = deck_references(args.deck, args.references)
-    empty = chosen_calibration(args.calibration, args.no_calibration, warn)
+    empty = chosen_calibration(args.calibration, args.no_calibration)
     pipeline = Pipeline(deck=references.deck, zones=_zones(references.deck, args.players),
                         references=references)
     if empty is not None:
