@@ -79,6 +79,9 @@ def write_journal(path: Path, games: int = 2) -> None:
 
 def corpus(folder: Path, seed: int = 13) -> dict[str, Path]:
     """Hostile files (and two honest ones, as controls), by name."""
+    import cv2
+    import numpy as np
+
     rng = random.Random(seed)
     folder.mkdir(parents=True, exist_ok=True)
     files: dict[str, Path] = {
@@ -122,6 +125,10 @@ def corpus(folder: Path, seed: int = 13) -> dict[str, Path]:
         huge.write(line * (17 * 1024 * 1024 // len(line)))
     files["binary-photo"] = folder / "binary.jpg"
     files["binary-photo"].write_bytes(texts["binary"])
+    # A photo cut short (what libpng says of it on the process's own stderr: test_cli_robustness).
+    whole = cv2.imencode(".png", np.zeros((60, 80, 3), np.uint8))[1].tobytes()
+    files["cut-photo"] = folder / "cut.png"
+    files["cut-photo"].write_bytes(whole[: len(whole) // 2])
     files["foreign-sqlite"] = folder / "photos.db"
     with sqlite3.connect(files["foreign-sqlite"]) as db:
         db.execute("CREATE TABLE photos (name TEXT, taken REAL)")

@@ -457,6 +457,7 @@ def test_a_damaged_photo_is_one_line_from_the_process_too(tmp_path: Path) -> Non
         write_image(whole, picture)
         cut = tmp_path / f"cut{suffix}"
         cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
-        done = conductor("vision", "identify", str(cut))
-        assert done.stderr.count("\n") <= 1 and "Traceback" not in done.stderr, done.stderr
-        assert done.returncode == 2 or not done.stderr, done.stderr
+        for command in (["vision", "identify"], ["score", "rollecate"]):
+            done = conductor(*command, str(cut))
+            assert done.stderr.count("\n") <= 1 and "Traceback" not in done.stderr, done.stderr
+            assert done.returncode == 2 or not done.stderr, done.stderr
