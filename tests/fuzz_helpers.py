@@ -341,8 +341,7 @@ def twin_references(folder: Path) -> tuple[Path, Path, list[Path]]:
     folder.mkdir(parents=True, exist_ok=True)
     deck = styled_deck("artwork", 3)
     cards = [card.id for card in deck.deck.cards[:4]]
-    references = CardReferences(deck.deck.name, deck.card_mm,
-                                {card: [deck.face(card, 6.0)] for card in cards})
+    references = CardReferences(deck.deck.name, deck.card_mm, deck.scans(cards))
     references.learn_twins(((-1, -1), (0, 0)), workers=1)
     honest = folder / "honest.npz"
     references.save(honest)

@@ -21,8 +21,8 @@ from vision.twins import TwinClassifier, _photograph, needed_margin, resolution,
 
 def _references(deck: StyledDeck, leave_out: str | None = None) -> CardReferences:
     """References enrolled from flat scans (6 px/mm) of the deck's faces."""
-    return CardReferences(deck.deck.name, deck.card_mm, {
-        card.id: [deck.face(card.id, 6.0)] for card in deck.deck.cards if card.id != leave_out})
+    return CardReferences(deck.deck.name, deck.card_mm, deck.scans(
+        card.id for card in deck.deck.cards if card.id != leave_out))
 
 
 def test_a_deck_file_gives_its_card_size_and_sensible_sizes_only(tmp_path: Path) -> None:
@@ -303,8 +303,8 @@ def _four_twins(tmp_path: Path) -> tuple[StyledDeck, CardReferences, Path, Image
     classifiers learnt at the resolutions the table shows them at and saved with the
     references."""
     deck = styled_deck("artwork", 3)
-    references = CardReferences(deck.deck.name, deck.card_mm, {
-        card.id: [deck.face(card.id, 6.0)] for card in deck.deck.cards[:4]})
+    references = CardReferences(deck.deck.name, deck.card_mm,
+                                deck.scans(card.id for card in deck.deck.cards[:4]))
     image, truth = render_cards([card.id for card in deck.deck.cards[:4]], 2, "easy",
                                 faces=deck)
     steps = sorted({rung(resolution(deck.card_mm, way)) for seen in truth.cards
@@ -360,7 +360,7 @@ def test_saved_twin_classifiers_are_the_learnt_ones_and_name_alike(
 
 def test_twins_learnt_on_two_cores_are_those_learnt_in_one() -> None:
     deck = styled_deck("artwork", 3)
-    faces = {card.id: [deck.face(card.id, 6.0)] for card in deck.deck.cards[:4]}
+    faces = deck.scans(card.id for card in deck.deck.cards[:4])
     alone, shared = (CardReferences(deck.deck.name, deck.card_mm, faces) for _ in range(2))
     groups: list[int] = []
     alone.learn_twins(((0, 0), (-1, 0)), workers=1)

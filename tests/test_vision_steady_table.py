@@ -22,8 +22,7 @@ from vision.styles import StyledDeck, styled_deck
 
 def _references(deck: StyledDeck) -> CardReferences:
     """References enrolled from flat scans (6 px/mm) of the deck's faces."""
-    return CardReferences(deck.deck.name, deck.card_mm, {
-        card.id: [deck.face(card.id, 6.0)] for card in deck.deck.cards})
+    return CardReferences(deck.deck.name, deck.card_mm, deck.scans())
 
 
 def _table(seed: int, level: str) -> tuple[StyledDeck, Tabletop]:

@@ -20,6 +20,7 @@ The last two keep their decks' card names (``trains/42``), so zones and referees
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import cv2
@@ -36,6 +37,8 @@ TUNING_SEEDS = range(0, 100)
 """Deck seeds the recognizer may be tuned on; seeds from 100 up are held out."""
 CORNER_MM = 3.5
 """Corner radius of the foreign decks."""
+SCAN_PX_PER_MM = 6.0
+"""Resolution of a flat scan of a card, as a user enrolls their deck from."""
 WORDS = ("oak", "elm", "ash", "fir", "yew", "bay", "fig", "lime", "pear", "plum", "rose", "sage",
          "mint", "rue", "iris", "lily", "fern", "moss", "reed", "vine", "palm", "teak", "nut",
          "bud")
@@ -110,6 +113,12 @@ class StyledDeck:
     def mask(self, px_per_mm: float) -> Image:
         """The card's silhouette at a resolution (rounded corners)."""
         return card_mask(px_per_mm, self.card_mm, CORNER_MM)
+
+    def scans(self, cards: Iterable[str] | None = None) -> dict[str, list[Image]]:
+        """One flat scan (``SCAN_PX_PER_MM``) of each of ``cards`` (ids; default every card of
+        the deck), as ``CardReferences`` is enrolled from."""
+        chosen = [card.id for card in self.deck.cards] if cards is None else list(cards)
+        return {card: [self.face(card, SCAN_PX_PER_MM)] for card in chosen}
 
     def face(self, name: str, px_per_mm: float) -> Image:
         """The face of card ``name`` (``deck/card`` or ``card``), BGR, portrait, top up."""
