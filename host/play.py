@@ -34,7 +34,7 @@ from host.table_loop import (
     TableSeen,
     WebEntry,
 )
-from vision.camera import CameraFrame, VideoCamera
+from vision.camera import CameraFrame, VideoCamera, open_webcam
 
 CAMERA_SILENCE_SECONDS = 2.0
 """No frame for this long means the camera is gone (unplugged, covered lens driver hang)."""
@@ -62,7 +62,7 @@ def open_camera(spec: str) -> Callable[[], Iterable[CameraFrame]]:
         # Fail now, with one line, on a camera that is not there: later a missing camera only
         # looks "lost" and the game would wait for it for ever.
         try:
-            VideoCamera(index)._capture.release()
+            open_webcam(index).close()
         except BadInputError:
             raise BadInputError(
                 f"cannot open camera {index}: plug it in, or give --camera with another index "

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ import cv2
 import numpy as np
 
 from host.arguments import data_folder
-from host.errors import BadInputError
+from host.errors import BadInputError, warn
 from vision.imaging import Image, Matrix, decoders_quiet, scaled_for_reading
 from vision.markers import TableFinder
 
@@ -161,11 +160,6 @@ def _report(path: Path) -> dict[str, Any]:
         raise BadInputError(f"{path} is not a calibration (damaged? run conductor vision "
                             "calibrate again)")
     return report
-
-
-def warn(text: str) -> None:
-    """A line on stderr about a calibration left out, the command going on without it."""
-    print(f"conductor: {text}", file=sys.stderr, flush=True)
 
 
 def chosen_calibration(path: Path | None, ignore: bool) -> EmptyTable | None:

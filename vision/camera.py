@@ -13,11 +13,12 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
 
-from host.errors import BadInputError
+from host.errors import BadInputError, warn
 from host.express.observation import ExpressObservation
 from host.rollecate.observation import RollecateObservation
 from host.trains.observation import TrainsObservation
@@ -110,22 +111,62 @@ class RenderedCamera:
                 shot += 1
 
 
+WEBCAM_MODE = (1280, 720, 30)
+"""What a webcam is asked for: width, height and frames a second. OpenCV otherwise opens most
+USB webcams at 640 x 480, where a card's corner number is 2-4 pixels tall; the recognizer's
+thresholds are set on 1280 x 720, and the stillness test on about 30 frames a second."""
+
+
+class Capture(Protocol):
+    """What ``VideoCamera`` uses of ``cv2.VideoCapture`` (so tests can hand in a webcam)."""
+
+    def isOpened(self) -> bool: ...
+    def set(self, prop: int, value: float, /) -> bool: ...
+    def get(self, prop: int, /) -> float: ...
+    def read(self) -> tuple[bool, object]: ...
+    def release(self) -> None: ...
+
+
 class VideoCamera:
     """Frames from a webcam (by index) or a video file, through OpenCV."""
 
-    def __init__(self, source: int | Path) -> None:
+    def __init__(self, source: int | Path, capture: Capture | None = None) -> None:
+        """Open ``source`` (a webcam is asked for ``WEBCAM_MODE``); ``capture``: the device
+        already opened (tests hand in a webcam); BadInputError if it cannot be opened."""
         self.source = source
         # OpenCV reports a missing camera in several lines of its own; our one line is enough.
         previous = cv2.utils.logging.getLogLevel()
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
         try:
-            capture = cv2.VideoCapture(str(source) if isinstance(source, Path) else source)
+            if capture is None:
+                capture = (cv2.VideoCapture(source) if isinstance(source, int)
+                           else cv2.VideoCapture(str(source)))
+            if capture.isOpened() and isinstance(source, int):
+                _ask_for_mode(capture)
         finally:
             cv2.utils.logging.setLogLevel(previous)
         if not capture.isOpened():
             what = f"camera {source}" if isinstance(source, int) else f"video file {source}"
             raise BadInputError(f"cannot open {what}")
         self._capture = capture
+        self.size = (round(capture.get(cv2.CAP_PROP_FRAME_WIDTH)),
+                     round(capture.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+        """Width and height of the frames, as the camera (or file) says it gives them."""
+
+    def shortfall(self) -> str | None:
+        """A line for the players when a webcam gives smaller frames than it was asked for
+        (cards will often be left unnamed), else None."""
+        width, height = self.size
+        wanted_width, wanted_height, _ = WEBCAM_MODE
+        if not isinstance(self.source, int) or width * height >= wanted_width * wanted_height:
+            return None
+        return (f"camera {self.source} gives {width} x {height} pixels, not the {wanted_width} x "
+                f"{wanted_height} asked for: cards will often be left unnamed (a webcam of "
+                f"{wanted_width} x {wanted_height} or more reads them)")
+
+    def close(self) -> None:
+        """Let the camera go (another program, or the next opening, may take it)."""
+        self._capture.release()
 
     def __iter__(self) -> Iterator[CameraFrame]:
         frame_index = 0
@@ -143,3 +184,24 @@ class VideoCamera:
                 frame_index += 1
         finally:
             self._capture.release()
+
+
+def open_webcam(index: int) -> VideoCamera:
+    """Webcam ``index``, asked for ``WEBCAM_MODE``; a line on stderr if it gives less (the
+    game goes on: a smaller picture still reads many cards). BadInputError if it is not there."""
+    camera = VideoCamera(index)
+    shortfall = camera.shortfall()
+    if shortfall is not None:
+        warn(shortfall)
+    return camera
+
+
+def _ask_for_mode(capture: Capture) -> None:
+    """Ask a webcam for ``WEBCAM_MODE``; it gives the nearest it has (``VideoCamera.size``)."""
+    width, height, fps = WEBCAM_MODE
+    # Compressed frames first: over USB 2 most webcams give 1280 x 720 at 30 frames a second
+    # only as MJPG (raw YUYV manages 5-10). A camera without MJPG keeps its own format.
+    capture.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG"))
+    capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+    capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+    capture.set(cv2.CAP_PROP_FPS, fps)

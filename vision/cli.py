@@ -18,7 +18,7 @@ import cv2
 from host.arguments import count as frame_count
 from host.arguments import seed
 from host.deck import deck_from
-from host.errors import BadInputError
+from host.errors import BadInputError, warn
 from host.jsonl import loads
 from host.trains.observation import TrainsObservation
 from vision.annotate import annotate
@@ -27,9 +27,8 @@ from vision.calibration import (
     chosen_calibration,
     default_calibration,
     save_calibration,
-    warn,
 )
-from vision.camera import CameraFrame, RenderedCamera, VideoCamera
+from vision.camera import CameraFrame, RenderedCamera, VideoCamera, open_webcam
 from vision.deck_references import DECKS, deck_references
 from vision.imaging import read_image, scaled_for_reading, size_read, write_image
 from vision.pipeline import Pipeline
@@ -162,7 +161,7 @@ def _frames(source: str) -> Iterable[CameraFrame]:
     if source == "rendered":
         return RenderedCamera(_demo_game(), seed=1, level="easy")
     if source.isdigit():
-        return VideoCamera(int(source))
+        return open_webcam(int(source))
     path = Path(source)
     if not path.is_file():
         raise BadInputError(f"no camera or video file {source!r}")

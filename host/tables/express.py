@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from host.errors import BadInputError
+from host.errors import BadInputError, warn
 from host.express import bots
 from host.express.cards import CABOOSE, WILD, ExpressCards, Kind, standard_cards
 from host.express.game import MAX_PLAYERS, MIN_PLAYERS, ExpressGame
@@ -41,7 +41,7 @@ from host.table_game import (
     opening_seats,
     seats_between,
 )
-from vision.calibration import EmptyTable, warn
+from vision.calibration import EmptyTable
 from vision.deck_references import DeckReferences
 from vision.detect import FAINT_THRESHOLD, THRESHOLD
 from vision.express_scene import TableDoesNotFit, express_layout

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from host.errors import BadInputError
+from host.errors import BadInputError, warn
 from host.rollecate.bots import simple_policy
 from host.rollecate.cards import Kind, default_book
 from host.rollecate.observation import RollecateObservation, is_event
@@ -32,7 +32,7 @@ from host.table_game import (
     TableGame,
     seats_between,
 )
-from vision.calibration import EmptyTable, warn
+from vision.calibration import EmptyTable
 from vision.deck_references import DeckReferences
 from vision.imaging import read_image, scaled_for_reading, size_read
 from vision.pipeline import Pipeline
