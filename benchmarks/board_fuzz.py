@@ -24,8 +24,8 @@ from board_fuzz_helpers import Fuzzer, wire_chunks  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
 from host.board import SimulatedBoard  # noqa: E402
-from host.board.conformance import chi_square_p, face_counts  # noqa: E402
-from host.board.shared import FIRMWARE_FOLDER, dice  # noqa: E402
+from host.board.conformance import odds_note  # noqa: E402
+from host.board.shared import FIRMWARE_FOLDER, dice, protocol  # noqa: E402
 from host.board.wire import RawBoard  # noqa: E402
 
 
@@ -66,7 +66,8 @@ def fairness(rolls: int) -> None:
     """Roll ``rolls`` x 8 dice of every kind in one audited session; print p-values."""
     with SimulatedBoard() as sim, RawBoard.open(sim.port) as raw:
         raw.send_raw(b"\x00")
-        raw.send({"t": "hello", "v": [1, 2], "boot": "", "ack": 0})
+        raw.send({"t": "hello", "v": [protocol.VERSION_MAJOR, protocol.VERSION_MINOR],
+                  "boot": "", "ack": 0})
         raw.until(lambda frame: (frame.message or {}).get("t") == "hello", 10.0)
         commitment = str(raw.request({"t": "commit"})[-1].message["hash"])  # type: ignore[index]
         seen: list[tuple[int, str, list[object]]] = []
@@ -85,8 +86,7 @@ def fairness(rolls: int) -> None:
           f"{elapsed:.1f} s, all re-derived from the revealed secret")
     for kind in sorted(dice.FACES):
         faces = [face for _, rolled, got in seen if rolled == kind for face in got]
-        counts, shares = face_counts(kind, faces)
-        print(f"  {kind:6} counts {counts}  chi-square p = {chi_square_p(counts, shares):.3f}")
+        print("  " + odds_note(kind, faces)[1])
 
 
 def main() -> None:

@@ -28,7 +28,7 @@ try:
 except ImportError:  # MicroPython has no typing module; annotations are never evaluated
     pass
 
-FIRMWARE_VERSION = "0.3.0"
+FIRMWARE_VERSION = "0.4.0"
 CAPABILITIES = ["audit", "buttons", "dice", "leds"]
 #: Events kept for replay until acknowledged; beyond this the oldest is dropped and counted.
 OUTBOX_SIZE = 32

@@ -18,8 +18,10 @@ FACES: dict[str, tuple[object, ...]] = {
     "d6": (1, 2, 3, 4, 5, 6),
     # Rollecate: four wheel faces and two blank faces (PRODUCT.md, Rulings).
     "wheel": ("wheel", "wheel", "wheel", "wheel", "blank", "blank"),
-    # Train Line boarding die: doors open or closed; an even split until a rule says otherwise.
-    "doors": ("open", "open", "open", "closed", "closed", "closed"),
+    # Train Line boarding die: the engine's ruling (host/trainline/game.py BOARDING_DIE), which
+    # this file cannot import; tests/test_board_doors.py keeps the two the same multiset.
+    # Protocol 1.x rolled 3 open, 3 closed: changing the faces made this protocol 2.0.
+    "doors": ("open", "open", "open", "open", "closed", "closed"),
 }
 
 #: Most dice one roll may ask for (Rollecate rolls in batches of at most 4).

@@ -8,8 +8,9 @@ or ``typing`` at run time.
 import binascii
 
 #: Protocol version spoken by this codec; a major mismatch means the two sides cannot talk.
-VERSION_MAJOR = 1
-VERSION_MINOR = 2
+#: 2.0: the `doors` die's faces changed (PROTOCOL.md, Stability).
+VERSION_MAJOR = 2
+VERSION_MINOR = 0
 
 #: Longest encoded frame a receiver accepts before it gives up and waits for the next 0x00.
 MAX_FRAME = 1024

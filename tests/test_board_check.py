@@ -3,17 +3,26 @@ against copies of the firmware with a fault put in."""
 
 from __future__ import annotations
 
+import random
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from board_fuzz_helpers import firmware_with_fault
 
 from host.board import BoardError, SimulatedBoard
-from host.board.conformance import check_board, chi_square_survival, frame_problems
-from host.board.shared import pins, protocol
+from host.board.conformance import (
+    FAIRNESS_ALPHA,
+    FAIRNESS_ROLLS,
+    check_board,
+    chi_square_survival,
+    frame_problems,
+    odds_note,
+)
+from host.board.shared import dice, pins, protocol
 from host.board.wire import Frame, RawBoard, frame_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,6 +91,39 @@ def test_no_board_at_the_port_is_one_line() -> None:
 ])
 def test_chi_square_tail_matches_the_tables(statistic: float, dof: int, p_value: float) -> None:
     assert chi_square_survival(statistic, dof) == pytest.approx(p_value, abs=1e-6)
+
+
+@pytest.mark.parametrize("seed", [20261125])
+def test_the_fairness_sample_holds_the_ruled_doors_die_and_catches_a_3_3_one(seed: int) -> None:
+    """The sample's test, on dice rolled by a seeded rng: a die at the ruled 4:2 odds fails it
+    about as rarely as FAIRNESS_ALPHA says, and one at protocol 1.x's 3:3 never passes."""
+    rng = random.Random(seed)
+    sample = FAIRNESS_ROLLS["doors"] * dice.MAX_DICE
+    ruled = dice.FACES["doors"]
+    even = ("open", "open", "open", "closed", "closed", "closed")
+    assert Counter(ruled) == {"open": 4, "closed": 2}
+    trials = 1000
+    ruled_failed = sum(odds_note("doors", rng.choices(ruled, k=sample))[0] < FAIRNESS_ALPHA
+                       for _ in range(trials))
+    even_passed = sum(odds_note("doors", rng.choices(even, k=sample))[0] >= FAIRNESS_ALPHA
+                      for _ in range(200))
+    # 1 in 1000 expected; 6 or more would happen by chance about 6 times in 10,000.
+    assert ruled_failed <= 5, (seed, ruled_failed)
+    assert even_passed == 0, (seed, even_passed)
+
+
+@needs_micropython
+def test_a_board_rolling_the_old_3_3_doors_die_fails_the_fairness_sample(tmp_path: Path) -> None:
+    firmware = firmware_with_fault(
+        tmp_path, "dice.py", '"doors": ("open", "open", "open", "open", "closed", "closed"),',
+        '"doors": ("open", "open", "open", "closed", "closed", "closed"),')
+    with SimulatedBoard(firmware=firmware, seed=SIM_SEED) as sim:
+        result = _check(sim.port)
+    assert result.returncode == 2, f"board seed {SIM_SEED}: {result.stdout}"
+    fairness = next(line for line in result.stdout.splitlines()
+                    if line.startswith("FAIL fairness sample:"))
+    assert "dice off their odds: " in fairness and "doors open/closed " in fairness
+    assert "at odds 4:2" in fairness and "FAIL audited rolls verified:" in result.stdout
 
 
 def _frame(raw: bytes) -> Frame:

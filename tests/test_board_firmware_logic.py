@@ -30,6 +30,10 @@ import core  # noqa: E402
 import dice  # noqa: E402
 import leds  # noqa: E402
 import pins  # noqa: E402
+import protocol  # noqa: E402
+
+#: The version a host of this checkout greets the board with.
+HELLO_V = [protocol.VERSION_MAJOR, protocol.VERSION_MINOR]
 
 
 def _scenario(command: list[str], env: dict[str, str]) -> dict[str, Any]:
@@ -113,7 +117,7 @@ def test_d6_faces_are_uniform(seed: int) -> None:
 
 
 @pytest.mark.parametrize(("kind", "common", "share"), [("wheel", "wheel", 4 / 6),
-                                                       ("doors", "open", 3 / 6)])
+                                                       ("doors", "open", 4 / 6)])
 def test_wheel_and_doors_dice_follow_their_faces(kind: str, common: str, share: float) -> None:
     seed = 7
     entropy = random.Random(seed).randbytes
@@ -227,10 +231,10 @@ def test_brightness_never_exceeds_the_cap_or_the_current_budget(
 
 def test_outbox_overflow_drops_the_oldest_and_says_so() -> None:
     board = core.BoardCore("ab", random.Random(3).randbytes)
-    board.receive({"t": "hello", "v": [1, 0], "boot": "", "ack": 0}, 0)
+    board.receive({"t": "hello", "v": HELLO_V, "boot": "", "ack": 0}, 0)
     for seq in range(core.OUTBOX_SIZE + 3):
         board.receive({"t": "roll", "id": 100 + seq, "dice": "d6", "n": 1}, seq)
-    again = board.receive({"t": "hello", "v": [1, 0], "boot": board.boot, "ack": 0}, 1000)
+    again = board.receive({"t": "hello", "v": HELLO_V, "boot": board.boot, "ack": 0}, 1000)
     assert again[0]["lost"] == 3
     assert [m["seq"] for m in again[1:]] == list(range(4, core.OUTBOX_SIZE + 4))
 
@@ -252,7 +256,7 @@ _host_message = st.fixed_dictionaries(
 @given(st.lists(_host_message, max_size=12))
 def test_no_host_message_can_stop_the_board(messages: list[dict[str, object]]) -> None:
     board = core.BoardCore("ab", random.Random(0).randbytes)
-    board.receive({"t": "hello", "v": [1, 0], "boot": "", "ack": 0}, 0)
+    board.receive({"t": "hello", "v": HELLO_V, "boot": "", "ack": 0}, 0)
     for now, message in enumerate(messages, start=1):
         replies = board.receive(message, now)
         assert all(isinstance(reply.get("t"), str) for reply in replies)
@@ -276,7 +280,7 @@ def test_a_reset_board_takes_up_numbering_events_and_audit_where_it_left_off() -
     store = MemoryStore()
     entropy = random.Random(9).randbytes
     board = core.BoardCore("ab", entropy, store)
-    board.receive({"t": "hello", "v": [1, 0], "boot": "", "ack": 0}, 0)
+    board.receive({"t": "hello", "v": HELLO_V, "boot": "", "ack": 0}, 0)
     commit = board.receive({"t": "commit", "id": 1}, 1)[0]
     board.receive({"t": "roll", "id": 2, "dice": "d6", "n": 2}, 2)
     board.receive({"t": "roll", "id": 3, "dice": "wheel", "n": 3}, 3)
@@ -284,7 +288,7 @@ def test_a_reset_board_takes_up_numbering_events_and_audit_where_it_left_off() -
 
     reborn = core.BoardCore("ab", entropy, store)
     assert reborn.receive({"t": "ping", "id": 4}, 0)[0]["need"] == "hello"
-    hello = reborn.receive({"t": "hello", "v": [1, 0], "boot": board.boot, "ack": 1}, 1)
+    hello = reborn.receive({"t": "hello", "v": HELLO_V, "boot": board.boot, "ack": 1}, 1)
     assert hello[0]["boot"] == board.boot and hello[0]["first"] == 2
     assert [m["seq"] for m in hello[1:]] == [2]
     assert reborn.receive({"t": "roll", "id": 3, "dice": "wheel", "n": 3}, 2) == [
@@ -305,13 +309,13 @@ def test_a_damaged_state_file_means_a_fresh_start(damage: dict[str, object]) -> 
     store.state = {**store.state, **damage}
     fresh = core.BoardCore("ab", random.Random(2).randbytes, store)
     assert fresh.boot != board.boot
-    hello = fresh.receive({"t": "hello", "v": [1, 0], "boot": "", "ack": 0}, 0)
+    hello = fresh.receive({"t": "hello", "v": HELLO_V, "boot": "", "ack": 0}, 0)
     assert hello[0]["first"] == 1
 
 
 def _greeted(store: MemoryStore | None = None) -> core.BoardCore:
     board = core.BoardCore("ab", random.Random(5).randbytes, store)
-    board.receive({"t": "hello", "v": [1, 2], "boot": "", "ack": 0}, 0)
+    board.receive({"t": "hello", "v": HELLO_V, "boot": "", "ack": 0}, 0)
     return board
 
 
@@ -330,14 +334,15 @@ def test_held_events_are_resent_all_together_oldest_first() -> None:
 def test_a_hello_of_another_major_version_is_answered_but_not_a_handshake() -> None:
     board = _greeted()
     board.receive({"t": "roll", "id": 1, "dice": "d6", "n": 1}, 1)
-    for version in ([2, 0], [0, 9], "1.2", None, [1], [True, 0]):
+    major = protocol.VERSION_MAJOR
+    for version in ([major + 1, 0], [major - 1, 2], [0, 9], "2.0", None, [major], [True, 0]):
         reply = board.receive({"t": "hello", "v": version, "boot": board.boot, "ack": 1}, 2)
         assert [m["t"] for m in reply] == ["hello"], version  # no event replayed to it
         assert board.receive({"t": "ack", "seq": 1}, 3) == []
         assert board.receive({"t": "ping", "id": 9}, 4)[0]["need"] == "hello"
         assert board.tick(10_000) == []
     # The event was neither acknowledged nor sent: a proper host still gets it.
-    again = board.receive({"t": "hello", "v": [1, 0], "boot": board.boot, "ack": 0}, 5)
+    again = board.receive({"t": "hello", "v": HELLO_V, "boot": board.boot, "ack": 0}, 5)
     assert [m.get("seq") for m in again] == [None, 1]
 
 
@@ -347,7 +352,7 @@ def test_lost_events_are_still_counted_after_a_reset() -> None:
     for seq in range(core.OUTBOX_SIZE + 2):
         board.receive({"t": "roll", "id": 100 + seq, "dice": "d6", "n": 1}, seq)
     reborn = core.BoardCore("ab", random.Random(6).randbytes, store)
-    hello = reborn.receive({"t": "hello", "v": [1, 2], "boot": board.boot, "ack": 0}, 0)
+    hello = reborn.receive({"t": "hello", "v": HELLO_V, "boot": board.boot, "ack": 0}, 0)
     assert hello[0]["lost"] == 2 and hello[0]["first"] == 3
 
 

@@ -1,7 +1,9 @@
-"""A session recorded from firmware 0.1.0 speaking protocol 1.0 (``conductor board monitor sim
---record``) stays understood by this host: it decodes cleanly, a host replaying it gets the same
-events, and its dice audit still verifies with today's dice code (the derivation is part of the
-protocol)."""
+"""A session recorded from firmware 0.4.0 speaking protocol 2.0 (``conductor board monitor sim
+--record``, the simulated board: the real firmware in the real micropython) stays understood by
+this host: it decodes cleanly, a host replaying it gets the same events, and its dice audit still
+verifies with today's dice code (the derivation is part of the protocol). One recorded from
+firmware 0.1.0 (protocol 1.0, whose boarding die rolled 3 open / 3 closed) is refused at the
+handshake with one line that says how to update the board."""
 
 from __future__ import annotations
 
@@ -9,11 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from host.board import BoardError, BoardLink, DiceRoll
+from host.board import BoardError, BoardLink, DiceRoll, FirmwareMismatch
 from host.board.recording import ReplayPort, load_recording
 from host.board.shared import dice, protocol
 
-RECORDING = Path(__file__).resolve().parent / "fixtures/board/session-fw0.1.0.jsonl"
+FIXTURES = Path(__file__).resolve().parent / "fixtures/board"
+RECORDING = FIXTURES / "session-fw0.4.0.jsonl"
+#: Real traffic with a board of protocol 1.0 (firmware 0.1.0).
+OLD_LEVEL = FIXTURES / "session-fw0.1.0.jsonl"
 
 
 def _messages(source: str) -> tuple[list[dict[str, object]], int]:
@@ -40,7 +45,7 @@ def test_a_host_replaying_the_board_side_gets_every_event_once() -> None:
         events = []
         while (event := link.next_event(timeout=0.5)) is not None:
             events.append(event)
-    assert info.firmware == "0.1.0" and info.protocol == (1, 0)
+    assert info.firmware == "0.4.0" and info.protocol == (2, 0)
     assert [e.seq for e in events] == recorded
     assert all(isinstance(e, DiceRoll) for e in events)
 
@@ -56,8 +61,21 @@ def test_the_recorded_audit_still_verifies() -> None:
     rolls = {(m["roll"], m["dice"], tuple(m["faces"]))  # type: ignore[arg-type]
              for m in board_side if m["t"] == "ev" and m["seq"] > after}  # type: ignore[operator]
     assert len(rolls) == reveal["rolls"] == 2
+    assert "doors" in {kind for _, kind, _ in rolls}
     dice.verify(str(commit["hash"]), str(reveal["secret"]),
                 [(i, k, list(f)) for i, k, f in sorted(rolls)])
+
+
+def test_a_board_of_protocol_1_is_refused_at_the_handshake_in_one_line() -> None:
+    port = ReplayPort(load_recording(OLD_LEVEL))
+    link = BoardLink(lambda: port, name="replay")
+    with pytest.raises(FirmwareMismatch) as refused:
+        link.start()
+    reason = str(refused.value)
+    assert "\n" not in reason and reason.startswith("firmware too old: ")
+    assert "protocol 1.0" in reason and "boarding die 4 open / 2 closed" in reason
+    assert reason.endswith("update the board with `conductor board flash`")
+    assert link.events() == []  # not one of its rolls reached the game
 
 
 def test_an_unreadable_recording_is_one_line(tmp_path: Path) -> None:

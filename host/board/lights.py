@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 
-from host.board.errors import BoardError
+from host.board.errors import BoardError, FirmwareMismatch
 from host.board.link import BoardLink
 from host.board.pictures import Picture, picture_for
 from host.board.sim import SimulatedBoard
@@ -92,7 +92,11 @@ def board_lights(board: str, say: Callable[[str], None]) -> Iterator[BoardLights
             port: str | None = stack.enter_context(SimulatedBoard()).port
         else:
             port = None if board == "auto" else board
-        link = stack.enter_context(BoardLink.open(port))
+        try:
+            link = stack.enter_context(BoardLink.open(port))
+        except FirmwareMismatch as error:
+            # At the table there is a way on without updating: dice by hand, no seat LEDs.
+            raise FirmwareMismatch(f"{error}, or play without it: --board none") from None
         say(f"board: {link.info.board_id if link.info else port} on {port or 'USB'}")
         lights = BoardLights(link)
         stack.callback(lights.close)

@@ -39,6 +39,8 @@ RETRY_S = 0.5
 #: Reconnect attempts wait this long at first, doubling up to BACKOFF_MAX_S.
 BACKOFF_MIN_S = 0.2
 BACKOFF_MAX_S = 2.0
+#: What each major protocol version changed, told to the owner of a board too old for it.
+MAJOR_CHANGES = {2: "2.0 rolls the Train Line boarding die 4 open / 2 closed, 1.x rolled 3 / 3"}
 
 Message = dict[str, object]
 
@@ -438,12 +440,7 @@ class BoardLink:
             return
         major, minor = version
         if major != protocol.VERSION_MAJOR:
-            age = "too old" if major < protocol.VERSION_MAJOR else "too new"
-            self._failure = FirmwareMismatch(
-                f"firmware {age}: the board speaks protocol {major}.{minor}, this Conductor "
-                f"speaks {protocol.VERSION_MAJOR}.x (run `conductor board flash`"
-                + (")" if age == "too old" else " from a newer Conductor, or upgrade Conductor)")
-            )
+            self._failure = FirmwareMismatch(_mismatch(major, minor))
             self._drop("incompatible firmware")
             return
         boot, first = str(message.get("boot")), message.get("first")
@@ -503,6 +500,24 @@ class BoardLink:
                 self._rolled[event.request] = event
         self._events.put(event)
         self._lock.notify_all()
+
+
+def _mismatch(major: int, minor: int) -> str:
+    """Why a board of protocol ``major``.``minor`` cannot be used, and what to do, in one line.
+
+    An older board is refused rather than half used: its dice may mean what they no longer do
+    (MAJOR_CHANGES), and a game must never roll at odds its rules do not use.
+    """
+    ours = protocol.VERSION_MAJOR
+    if major > ours:
+        return (f"firmware too new: the board speaks protocol {major}.{minor}, this Conductor "
+                f"speaks {ours}.x (run `conductor board flash` from a newer Conductor, or "
+                "upgrade Conductor)")
+    changes = "; ".join(MAJOR_CHANGES[level] for level in range(major + 1, ours + 1)
+                        if level in MAJOR_CHANGES)
+    return (f"firmware too old: the board speaks protocol {major}.{minor}, this Conductor "
+            f"speaks {ours}.x{f' ({changes})' if changes else ''}: update the board with "
+            "`conductor board flash`")
 
 
 def _faces(faces: list[object]) -> list[Face]:

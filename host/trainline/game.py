@@ -68,7 +68,8 @@ PAWNS = {2: 12, 3: 10, 4: 8}
 NUMBER_HAND = 2
 ACTION_HAND = 3
 DISCARD_TOKENS = 3
-#: The boarding die (ruling: its faces are not in our text): 4 open-doors faces, 2 closed.
+#: The boarding die (ruling: its faces are not in our text): 4 open-doors faces, 2 closed. The
+#: board's `doors` die (firmware/dice.py) rolls the same; tests/test_board_doors.py checks it.
 BOARDING_DIE = (True, True, True, True, False, False)
 #: Ruling: a pawn whose owner could not move it for this many turns in a row is blocked; from
 #: the next such turn on, each blocking player loses one seated pawn per turn.
