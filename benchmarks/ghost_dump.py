@@ -96,9 +96,9 @@ class Ghost:
 
     @property
     def cause(self) -> str:
-        """A first sorting: a card's outline off it (and that card found nowhere else), a
-        hand's edge or shadow, or the cloth (its stripes or flowers, a card's or a line's side
-        continued into it)."""
+        """A first sorting: a card's outline off it (``card off``, or ``card again`` where
+        another outline found that card too), a hand's edge or shadow, or the cloth (its
+        stripes or flowers, a card's or a line's side continued into it)."""
         if self.on_card >= ON_A_CARD:
             return "card off" if not self.found_elsewhere else "card again"
         return "hand" if self.under_hand >= NEAR_A_HAND else "cloth"
