@@ -24,6 +24,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from fuzz_helpers import (  # noqa: E402 - the checkout's own harness, found through ROOT
     cases,
     corpus,
+    kept_inputs,
     run_in_process,
     run_subprocess,
     sharp_cases,
@@ -42,13 +43,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         files = corpus(Path(folder) / "corpus")
         table = cases(files, Path(folder) / "out")
+        kept = kept_inputs(files, Path(folder) / "out")  # every case on the corpus as made
         counts = {"in-process": 0, "own process": 0}
         for command, arglists in table.items():
             for index, case in enumerate(arglists):
-                outcomes = [run_in_process(case)]
+                outcomes = [run_in_process(case, kept)]
                 # (a NUL cannot be in a process's arguments: such a case runs in-process only)
                 if index % args.every == 0 and not any("\x00" in arg for arg in case):
-                    outcomes.append(run_subprocess(case))
+                    outcomes.append(run_subprocess(case, kept=kept))
                 counts["in-process"] += 1
                 counts["own process"] += len(outcomes) - 1
                 broken += [f"{' '.join(o.args)[:160]}: {o.problem()}"
@@ -56,7 +58,7 @@ def main() -> int:
             print(f"{' '.join(command):18} {len(arglists):5} cases  "
                   f"({time.monotonic() - started:6.0f} s)", flush=True)
         for case, stdout in sharp_cases(files):
-            outcome = run_subprocess(case, stdout)
+            outcome = run_subprocess(case, stdout, kept)
             counts["own process"] += 1
             if outcome.problem():
                 broken.append(f"{' '.join(case)[:160]}: {outcome.problem()}")

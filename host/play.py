@@ -33,6 +33,7 @@ from host.table_loop import (
     TableLoop,
     TableSeen,
     WebEntry,
+    ctrl_c_heard,
 )
 from vision.camera import CameraFrame, VideoCamera, open_webcam
 
@@ -235,18 +236,23 @@ def play_table(
     if loop is None:
         app.say("waiting for the camera to see the table as dealt…")
     try:
-        while loop is None:
-            event = events.get()
-            if isinstance(event, Stop):
-                if isinstance(event, VideoEnded):
-                    raise BadInputError(
-                        "the video ended before it showed a whole table: no game was started"
-                    )
-                return None
-            if isinstance(event, CameraLost):
-                app.say(f"camera lost ({event.reason})")
-            if isinstance(event, TableSeen) and session_for is not None:
-                loop = make_loop(session_for(event.observation))
+        with ctrl_c_heard() as ctrl_c:
+            while loop is None:
+                ctrl_c.check()
+                try:
+                    event = events.get(timeout=0.1)
+                except queue.Empty:
+                    continue
+                if isinstance(event, Stop):
+                    if isinstance(event, VideoEnded):
+                        raise BadInputError(
+                            "the video ended before it showed a whole table: no game was started"
+                        )
+                    return None
+                if isinstance(event, CameraLost):
+                    app.say(f"camera lost ({event.reason})")
+                if isinstance(event, TableSeen) and session_for is not None:
+                    loop = make_loop(session_for(event.observation))
         loop.run(events)
         return loop
     finally:

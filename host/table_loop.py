@@ -10,9 +10,13 @@ player may still be putting things right.
 from __future__ import annotations
 
 import queue
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from types import FrameType
 from typing import Any, Protocol
 
 from host.context import AppContext
@@ -81,6 +85,44 @@ class Stop:
 
 
 Event = TableSeen | CameraLost | CameraBack | PlayerControl | BoardInput | WebEntry | Stop
+
+
+class CtrlC:
+    """Ctrl-C while the table is watched, noted by the handler and acted on by the loop between
+    two events. Python's own handler raises KeyboardInterrupt wherever the main thread is; when
+    that is inside a finalizer or a weakref callback (the import machinery's module locks have
+    one) the exception is printed as ignored and the Ctrl-C is lost: the game went on waiting
+    for its players. A second Ctrl-C raises at once, for a loop held up inside one event."""
+
+    def __init__(self) -> None:
+        self.heard = False
+
+    def hear(self, signum: int, frame: FrameType | None) -> None:
+        """The SIGINT handler."""
+        if self.heard:
+            raise KeyboardInterrupt
+        self.heard = True
+
+    def check(self) -> None:
+        """KeyboardInterrupt, raised in the loop's own code, once Ctrl-C was heard."""
+        if self.heard:
+            raise KeyboardInterrupt
+
+
+@contextmanager
+def ctrl_c_heard() -> Iterator[CtrlC]:
+    """SIGINT noted by a ``CtrlC`` while the block runs (in the main thread, the one signals
+    reach, unless SIGINT is ignored: a job started in the background stays deaf to it)."""
+    ctrl_c = CtrlC()
+    before = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or before == signal.SIG_IGN:
+        yield ctrl_c
+        return
+    signal.signal(signal.SIGINT, ctrl_c.hear)
+    try:
+        yield ctrl_c
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler if before is None else before)
 
 
 class Lights(Protocol):
@@ -168,17 +210,20 @@ class TableLoop:
                 self._say("alert", f"illegal: {reason}")
 
     def run(self, events: queue.Queue[Event], clock: Callable[[], float] = time.monotonic) -> None:
-        """Handle events until a Stop arrives or the game is won."""
-        while not self.over:
-            try:
-                event = events.get(timeout=0.1)
-            except queue.Empty:
+        """Handle events until a Stop arrives or the game is won; Ctrl-C ends it between two
+        events (KeyboardInterrupt), so the journal holds every event handled and no other."""
+        with ctrl_c_heard() as ctrl_c:
+            while not self.over:
+                ctrl_c.check()
+                try:
+                    event = events.get(timeout=0.1)
+                except queue.Empty:
+                    self.tick(clock())
+                    continue
+                if isinstance(event, Stop):
+                    return
+                self.handle(event, clock())
                 self.tick(clock())
-                continue
-            if isinstance(event, Stop):
-                return
-            self.handle(event, clock())
-            self.tick(clock())
 
     def _entry(self, entry: WebEntry, now: float) -> None:
         """A player's entry: judged at once, and an illegal one explained at once (nobody is

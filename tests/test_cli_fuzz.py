@@ -16,11 +16,13 @@ from typing import Any
 import pytest
 from fuzz_helpers import (
     SCORE_TABLES,
+    KeptCorpus,
     Outcome,
     cases,
     command_paths,
     corpus,
     honest_entries,
+    kept_inputs,
     run_in_process,
     run_subprocess,
     sharp_cases,
@@ -44,10 +46,19 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def table(files: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[
-    tuple[str, ...], list[list[str]]
-]:
-    return cases(files, tmp_path_factory.mktemp("out"))
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("out")
+
+
+@pytest.fixture(scope="module")
+def table(files: dict[str, Path], out: Path) -> dict[tuple[str, ...], list[list[str]]]:
+    return cases(files, out)
+
+
+@pytest.fixture(scope="module")
+def kept(files: dict[str, Path], out: Path, table: dict[tuple[str, ...], list[list[str]]]
+         ) -> KeptCorpus:
+    return kept_inputs(files, out)  # after ``table``: cases makes some inputs in ``out``
 
 
 def problems(outcomes: list[Outcome]) -> list[str]:
@@ -61,17 +72,41 @@ def test_the_harness_feeds_every_command(table: dict[tuple[str, ...], list[list[
 
 @pytest.mark.parametrize("command", command_paths(), ids=" ".join)
 def test_every_hostile_input_gets_an_answer(
-    command: tuple[str, ...], table: dict[tuple[str, ...], list[list[str]]]
+    command: tuple[str, ...], table: dict[tuple[str, ...], list[list[str]]], kept: KeptCorpus
 ) -> None:
-    outcomes = [run_in_process(args) for args in table[command]]
+    # Each case starts on the corpus as made (an outcome says if its files were not).
+    outcomes = [run_in_process(args, kept) for args in table[command]]
     assert problems(outcomes) == []
     # The harness reaches past argparse: some cases are refused by the command itself.
     assert any(o.status == 2 and not o.err.startswith(f"conductor {command[0]}")
                for o in outcomes) or command == ("board", "sim")
 
 
-def test_the_sharp_cases_in_a_process_of_their_own(files: dict[str, Path]) -> None:
-    outcomes = [run_subprocess(args, stdout) for args, stdout in sharp_cases(files)]
+def test_a_case_that_writes_over_its_input_leaves_the_next_case_the_corpus_as_made(
+    files: dict[str, Path], kept: KeptCorpus
+) -> None:
+    cut = files["cut-photo"]
+    made = cut.read_bytes()
+    writer = run_in_process(["vision", "markers", str(cut)], kept)
+    assert writer.problem() is None and writer.status == 0, writer.err
+    assert cut.read_bytes() != made, "the marker sheet is written over the cut photo"
+    assert kept.ready([str(cut)]) == []
+    assert cut.read_bytes() == made
+    # The check reads the bytes: a change that keeps the size, the time and the file, which
+    # the putting back does not see, is still named.
+    status = cut.stat()
+    cut.write_bytes(made[::-1])
+    os.utime(cut, ns=(status.st_atime_ns, status.st_mtime_ns))
+    try:
+        assert kept.ready([str(cut), str(files["missing"])]) == [str(cut)]
+    finally:
+        cut.write_bytes(made)
+        os.utime(cut, ns=(status.st_atime_ns, status.st_mtime_ns))
+
+
+def test_the_sharp_cases_in_a_process_of_their_own(files: dict[str, Path],
+                                                   kept: KeptCorpus) -> None:
+    outcomes = [run_subprocess(args, stdout, kept) for args, stdout in sharp_cases(files)]
     assert problems(outcomes) == []
     assert all(o.status == 2 for o in outcomes)
 

@@ -448,16 +448,15 @@ def test_a_rollecate_demo_seen_by_the_camera_resumes_at_its_table() -> None:
 
 
 def test_a_damaged_photo_is_one_line_from_the_process_too(tmp_path: Path) -> None:
-    """libpng and libjpeg write their own complaints straight to the process's stderr, past
-    Python: the command's stderr must still be our one line (or nothing, for a JPEG cut short,
-    which decodes with its missing part grey)."""
-    picture = np.zeros((60, 80, 3), np.uint8)
-    for suffix in (".png", ".jpg"):
-        whole = tmp_path / f"whole{suffix}"
-        write_image(whole, picture)
-        cut = tmp_path / f"cut{suffix}"
-        cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
-        for command in (["vision", "identify"], ["score", "rollecate"]):
-            done = conductor(*command, str(cut))
-            assert done.stderr.count("\n") <= 1 and "Traceback" not in done.stderr, done.stderr
-            assert done.returncode == 2 or not done.stderr, done.stderr
+    """libjpeg writes its own complaints straight to the process's stderr, past Python: the
+    command's stderr must still be our one line, or nothing for a JPEG cut short, which decodes
+    with its missing part grey (a PNG cut short, refused, is a sharp case of the fuzz
+    harness)."""
+    whole = tmp_path / "whole.jpg"
+    write_image(whole, np.zeros((60, 80, 3), np.uint8))
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    for command in (["vision", "identify"], ["score", "rollecate"]):
+        done = conductor(*command, str(cut))
+        assert done.stderr.count("\n") <= 1 and "Traceback" not in done.stderr, done.stderr
+        assert done.returncode == 2 or not done.stderr, done.stderr

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import itertools
 import queue
+import signal
 from pathlib import Path
 
 import pytest
@@ -98,3 +100,30 @@ def test_run_handles_queued_events_until_stop(loop: TableLoop) -> None:
         events.put(event)
     loop.run(events)
     assert loop.session.turns == 1
+
+
+def test_ctrl_c_inside_a_finalizer_still_ends_the_loop(loop: TableLoop) -> None:
+    """A SIGINT whose handler runs inside a finalizer (as it did inside the import machinery's
+    weakref callback, the game then waiting for ever): Python's own KeyboardInterrupt is
+    printed as ignored there; the loop hears the Ctrl-C and ends before the Stop comes."""
+    events: queue.Queue[Event] = queue.Queue()
+
+    class Finalized:
+        def __del__(self) -> None:
+            signal.raise_signal(signal.SIGINT)  # the handler runs here, in the finalizer
+
+    ticks = itertools.count()
+
+    def clock() -> float:
+        tick = next(ticks)
+        if tick == 0:
+            Finalized()  # dropped at once
+        if tick == 3:
+            events.put(Stop())  # a lost Ctrl-C: the loop ends here instead
+        return float(tick)
+
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        loop.run(events, clock=clock)
+    assert signal.getsignal(signal.SIGINT) is before
+    assert loop.session.turns == 0

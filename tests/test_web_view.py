@@ -15,6 +15,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ import pytest
 
 from host.cli import DEFAULT_PORT, web_address
 from host.errors import BadInputError
+from host.journal import Access, Journal
 from host.trains.referee import open_referee
 from host.web.server import PIN_TRIES, Address, PinGuard, WebView, lan_address
 from host.web.snapshot import GameLog, snapshot
@@ -361,11 +363,25 @@ def test_share_serves_the_view_and_refuses_an_address_only_this_computer_reaches
         web_address("127.0.0.1:9000", share=True)
 
 
+@contextmanager
+def _ctrl_c_as_in_a_terminal() -> Iterator[None]:
+    """While a child starts: SIGINT handled, as a shell leaves it for a command run in the
+    foreground. A test run started in the background without job control (``pytest ... &``
+    in a script) ignores SIGINT, as POSIX has it, and a child inherits an ignored signal:
+    the app would never see the player's Ctrl-C (the 20 s "hang" seen under load)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def _conductor(*args: str) -> tuple[Any, str]:
     """``python -m host ARGS`` serving the web view; the process and the page's address."""
-    process = subprocess.Popen([sys.executable, "-m", "host", *args], cwd=ROOT,
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    with _ctrl_c_as_in_a_terminal():
+        process = subprocess.Popen([sys.executable, "-m", "host", *args], cwd=ROOT,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
     assert process.stdout is not None
     first = process.stdout.readline()
     assert first.startswith("web view: "), first + process.stderr.read()
@@ -375,9 +391,34 @@ def _conductor(*args: str) -> tuple[Any, str]:
 def _stop(process: Any) -> str:
     """Ctrl-C, as a player leaving the table: the journal keeps every move."""
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=20)
+    try:
+        out, err = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+        pytest.fail(f"no end within 20 s of Ctrl-C: {err[-300:]}")
     assert process.returncode == 130, err
+    assert err == "conductor: interrupted\n"
     return str(out)
+
+
+def test_ctrl_c_ends_the_game_when_the_tests_run_in_the_background(tmp_path: Path) -> None:
+    """Run in the background, the tests ignore SIGINT; the app they start still hears Ctrl-C
+    as a player's terminal sends it, and its game stays journaled, to be resumed."""
+    db = tmp_path / "games.sqlite"
+    ignored = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        process, _ = _conductor("play", "trainline", "--players", "2", "--web", "127.0.0.1:0",
+                                "--board", "none", "--db", str(db))
+    finally:
+        signal.signal(signal.SIGINT, ignored)
+    said = [process.stdout.readline()]  # Ctrl-C once the game is started and waits
+    while said[-1] and not said[-1].startswith("enter the moves on the web view"):
+        said.append(process.stdout.readline())
+    _stop(process)
+    assert "(journaled as game 1)" in said[0], said
+    with Journal(db, Access.READ) as journal:
+        assert [(game.id, game.status) for game in journal.games()] == [(1, "playing")]
 
 
 def _tap(page: Any, *cells: str) -> None:
