@@ -195,7 +195,7 @@ def still_latency(tables: int = 10, frames: int = 12) -> tuple[float, float]:
 def _styled(style: str, seed: int) -> tuple[StyledDeck, CardReferences]:
     """A foreign deck and its references, enrolled from flat 6 px/mm scans of its faces."""
     deck = styled_deck(style, seed)
-    return deck, CardReferences(deck.deck.name, deck.card_mm, deck.scans())
+    return deck, CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
 
 
 def score_styled(job: tuple[str, int, int, str]) -> Counter[str]:

@@ -10,7 +10,9 @@ import pytest
 
 from host.cli import main
 from host.deck import DeckError, deck_from, parse_deck
+from vision import scene
 from vision.deck_scene import render_spread
+from vision.enroll import enroll_faces
 from vision.imaging import Image, read_image, transform_points, write_image
 from vision.pipeline import Pipeline
 from vision.recognize import COMMON_RUNGS, CardReferences, load_references, too_alike
@@ -199,8 +201,10 @@ def test_a_sheet_of_cards_in_reading_order_enrolls_without_markers(
     assert isinstance(references, CardReferences)
     assert references.cards == sorted(names)
     # The three are near twins: their classifiers were learnt at enrollment and saved.
-    assert "learnt near twins 1/1 (3 cards) at 19 resolutions" in capsys.readouterr().out
-    assert len(references._saved) == len(COMMON_RUNGS) == 19
+    assert ("learnt near twins 1/1 (3 cards) at 29 resolutions, 0.41-1.97 px/mm"
+            in capsys.readouterr().out)
+    assert len(references._saved) == len(COMMON_RUNGS) == 29
+    assert not references.complete  # three cards of the deck's
     # The raw view (no markers) names the same cards on the sheet itself.
     reading = Pipeline(deck=deck.deck.name, references=references).read(read_image(
         tmp_path / "sheets" / "1-3.png"))
@@ -431,3 +435,74 @@ def test_damaged_saved_classifiers_are_refused_in_one_line(
                  str(tmp_path / "deck.json"), "--references", str(damaged)]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and str(damaged) in error, error
+
+
+@pytest.fixture
+def full_hd(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables photographed by a 1920 x 1080 webcam: every card at 1.5 times the px/mm
+    (``benchmarks/vision_benchmark.py --scale 1.5``)."""
+    monkeypatch.setattr(scene, "FRAME_SIZE", (1920, 1080))
+    monkeypatch.setattr(scene, "CANVAS_PX_PER_MM", 2.4)
+
+
+@pytest.mark.usefixtures("full_hd")
+def test_twins_learnt_at_enrollment_serve_a_1080p_webcam(monkeypatch: pytest.MonkeyPatch) -> None:
+    deck = styled_deck("artwork", 3)
+    names = [card.id for card in deck.deck.cards[:4]]
+    references = CardReferences(deck.deck.name, deck.card_mm, deck.scans(names))
+    references.learn_twins()
+    image, truth = render_cards(names, 1, "easy", faces=deck)
+    # Past the top of the ladder enrollment learnt for a 1280 x 720 webcam (rung 1).
+    assert all(max(rung(resolution(deck.card_mm, card.corners))) >= 2 for card in truth.cards)
+
+    def learn(*_: object, **__: object) -> None:
+        raise AssertionError("a classifier was learnt on first sight")
+
+    monkeypatch.setattr(TwinClassifier, "__init__", learn)
+    readings = [references.read(image, card.corners).name for card in truth.cards]
+    assert set(readings) - {None} <= set(names) and readings.count(None) <= 1
+    assert all(name in (None, card.name) for name, card in zip(readings, truth.cards,
+                                                               strict=True))
+
+
+@pytest.mark.usefixtures("full_hd")
+def test_a_whole_deck_names_a_broken_track_beside_the_whole_track_of_its_number() -> None:
+    """At 1080p the whole track of a broken track's number reaches the shortlist, and the two
+    share most of their look: a perfect read lies short of ``MIN_STRANGER_BALANCE``."""
+    deck = styled_deck("rollecate", 1)
+    names = ["rollecate/broken-4", "rollecate/track-4", "rollecate/broken-2", "rollecate/track-2"]
+    image, truth = render_cards(names, 1, "easy", faces=deck)
+    whole = CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
+    assert [whole.read(image, card.corners).name for card in truth.cards] == names
+    # Enrolled in part, a left-out card could be the one it shares its look with: the
+    # stricter rule stays, and leaves these unnamed.
+    part = CardReferences(deck.deck.name, deck.card_mm, deck.scans())
+    readings = [part.read(image, card.corners).name for card in truth.cards]
+    assert readings[:2] == [None, None] and set(readings) - {None} <= set(names)
+
+
+def test_whether_the_whole_deck_was_enrolled_is_saved_with_it(tmp_path: Path) -> None:
+    deck = styled_deck("bordered", 2)
+    for complete in (False, True):
+        CardReferences(deck.deck.name, deck.card_mm, deck.scans(),
+                       complete=complete).save(tmp_path / "r.npz")
+        loaded = load_references(tmp_path / "r.npz")
+        assert isinstance(loaded, CardReferences) and loaded.complete == complete
+    # A file written before it was kept: taken as enrolled in part (the stricter rule).
+    with np.load(tmp_path / "r.npz") as data:
+        arrays = {key: data[key] for key in data.files if key != "complete"}
+    np.savez(tmp_path / "old.npz", **arrays)
+    old = load_references(tmp_path / "old.npz")
+    assert isinstance(old, CardReferences) and not old.complete
+
+
+def test_enrolling_every_card_of_a_deck_file_says_so(tmp_path: Path) -> None:
+    deck = styled_deck("bordered", 2)
+    (tmp_path / "deck.json").write_text(deck.deck_file())
+    scans = tmp_path / "scans"
+    for card in deck.deck.cards:
+        write_image(scans / f"{card.name}.png", deck.face(card.id, 4.0))
+    whole = enroll_faces(deck_from(str(tmp_path / "deck.json")), scans)
+    assert whole.complete
+    (scans / f"{deck.deck.cards[0].name}.png").unlink()
+    assert not enroll_faces(deck_from(str(tmp_path / "deck.json")), scans).complete

@@ -34,7 +34,14 @@ from vision.imaging import read_image, scaled_for_reading, size_read, write_imag
 from vision.pipeline import Pipeline
 from vision.printing import write_deck, write_markers
 from vision.readings import Zones
-from vision.recognize import COMMON_RUNGS, WEBCAM_ASSUMPTION, CardReferences, Group, too_alike
+from vision.recognize import (
+    COMMON_RUNGS,
+    LADDER_PX_PER_MM,
+    WEBCAM_ASSUMPTION,
+    CardReferences,
+    Group,
+    too_alike,
+)
 from vision.rollecate_zones import RollecateZones
 from vision.scene import DIFFICULTIES, render_table
 from vision.trains_zones import TrainsZones
@@ -93,7 +100,7 @@ def _enroll(args: argparse.Namespace) -> int:
 
 def _twins_learnt(done: int, groups: int, group: Group) -> None:
     print(f"learnt near twins {done}/{groups} ({len(group)} cards) at {len(COMMON_RUNGS)} "
-          "resolutions, 0.41-1.26 px/mm", flush=True)
+          f"resolutions, {LADDER_PX_PER_MM[0]:.2f}-{LADDER_PX_PER_MM[1]:.2f} px/mm", flush=True)
 
 
 def _report(faces: CardReferences, deck: str, cards: list[str]) -> None:

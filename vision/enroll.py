@@ -175,7 +175,8 @@ def enroll_faces(deck: Deck, folder: Path) -> CardReferences:
         for name, face in zip(names, _whole_faces(read_image(picture), len(names),
                                                   picture.name, deck), strict=True):
             faces[name].append(face)
-    return CardReferences(deck.name, deck.card_mm, faces)
+    return CardReferences(deck.name, deck.card_mm, faces,
+                          complete={card.id for card in deck.cards} <= faces.keys())
 
 
 def enroll(deck_name: str, folder: Path, glyphs: bool = False) -> References:
