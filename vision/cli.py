@@ -110,7 +110,10 @@ def _report(faces: CardReferences, deck: str, cards: list[str]) -> None:
         print(f"learnt {name} ({count} picture{'s' if count > 1 else ''})")
     missing = [name for name in cards if name not in pictures]
     if missing:
-        print(f"not enrolled (never named): {', '.join(missing)}")
+        # Their own names are never given, but no picture says what they look like: a card of
+        # theirs that shares another's artwork can be named as that card (docs/vision.md, Limits).
+        print(f"not enrolled: {', '.join(missing)} (never named; but one of them on the table "
+              "may be taken for a card that looks like it: enroll every card in play)")
     pairs = too_alike(faces)
     print(f"too alike to tell apart, assuming {WEBCAM_ASSUMPTION}: "
           + (", ".join(f"{a} / {b}{' (turned)' if turned else ''}" for a, b, turned in pairs)
