@@ -24,7 +24,8 @@ link. Between them:
 agreeing frames) for comparison.
 
 Run on demand: ``python benchmarks/app_latency.py [--seeds 26 13] [--players 2]
-[--by stillness|clock] [--fps 30]``.
+[--by stillness|clock] [--fps 30] [--scale 1.5]`` (``--scale 1.5``: a 1920 x 1080 webcam,
+``vision.scene.camera_scale``).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from host.trains.observation import TrainsObservation
 from host.trains.referee import open_referee
 from vision.camera import RenderedCamera
 from vision.pipeline import Pipeline
+from vision.scene import camera_scale
 from vision.trains_zones import TrainsZones
 from vision.watcher import TableWatcher
 
@@ -160,7 +162,11 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--by", choices=["stillness", "clock"], default="stillness")
     parser.add_argument("--fps", type=float, default=30.0)
+    parser.add_argument("--scale", type=float, default=1.0)
     args = parser.parse_args()
+    if not 0.25 <= args.scale <= 4:
+        parser.error("--scale takes 0.25-4")
+    camera_scale(args.scale)
     turns: list[Turn] = []
     busy: list[float] = []
     with tempfile.TemporaryDirectory() as folder:

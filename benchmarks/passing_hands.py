@@ -7,8 +7,9 @@ recognizer, stillness and the stabilizer, as the app runs them). Seeds 1-40 were
 while the thresholds were chosen; seeds from 1001 were not.
 
 Run on demand: ``python benchmarks/passing_hands.py [--seeds 1 40] [--held-out 1001 1040]
-[--levels easy medium] [--workers 2] [--by stillness|clock]`` (``clock``: the stabilizer's
-0.6 s vote alone, as before stillness).
+[--levels easy medium] [--workers 2] [--by stillness|clock] [--scale 1.5]`` (``clock``: the
+stabilizer's 0.6 s vote alone, as before stillness; ``--scale 1.5``: a 1920 x 1080 webcam,
+``vision.scene.camera_scale``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from vision.motion_scene import Watched, judge, passing_hands
 from vision.pipeline import Pipeline
+from vision.scene import camera_scale
 from vision.trains_zones import TrainsZones
 from vision.watcher import TableWatcher
 
@@ -59,11 +61,15 @@ def main() -> None:
     parser.add_argument("--levels", nargs="+", default=["easy", "medium"])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--by", choices=["stillness", "clock"], default="stillness")
+    parser.add_argument("--scale", type=float, default=1.0)
     args = parser.parse_args()
+    if not 0.25 <= args.scale <= 4:
+        parser.error("--scale takes 0.25-4")
     print(f"settled by {args.by}")
     for name, (low, high) in (("tuning", args.seeds), ("held out", args.held_out)):
         jobs = [(seed, level) for level in args.levels for seed in range(low, high + 1)]
-        with ProcessPoolExecutor(args.workers) as pool:
+        with ProcessPoolExecutor(args.workers, initializer=camera_scale,
+                                 initargs=(args.scale,)) as pool:
             results = list(pool.map(watch, *zip(*jobs, strict=True), [args.by] * len(jobs)))
         summary(name, results)
 

@@ -17,6 +17,8 @@ camera has not moved), and the hand frames are counted among the frames.
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/still_table.py --style artwork --level hard \
         --tables 4 --frames 25
+
+``--scale 1.5``: a 1920 x 1080 webcam (``vision.scene.camera_scale``).
 """
 
 from __future__ import annotations
@@ -30,18 +32,20 @@ from typing import Any
 
 import numpy as np
 
+from vision import scene
 from vision.deck_scene import spread_layout
 from vision.pipeline import Pipeline
 from vision.recognize import CardReferences
-from vision.scene import Look, difficulty, lay_table, photograph
+from vision.scene import Look, camera_scale, difficulty, lay_table, photograph
 from vision.styles import STYLES, styled_deck
 
 TUNING = ((1, 300),)
 """Deck seed and first scene seed tuned on."""
 HELD_OUT = ((100, 5000), (101, 5000), (102, 5000), (103, 5000))
 """Decks and scenes never tuned on."""
-MATCH_MM = 15.0
-"""A card read within this of a card laid is that card."""
+MATCH_PX = 15.0
+"""A card read within this many pixels of a card laid (at 1280 x 720; as many more as the camera
+has) is that card."""
 
 
 def still_table(job: tuple[str, int, int, str, int, bool]) -> tuple[Counter[str], list[float]]:
@@ -78,8 +82,8 @@ def still_table(job: tuple[str, int, int, str, int, bool]) -> tuple[Counter[str]
             distances = [float(np.hypot(*np.subtract(found.centre, card.centre)))
                          for found in reading.cards]
             nearest = int(np.argmin(distances)) if distances else -1
-            name = (reading.cards[nearest].name if distances and distances[nearest] < MATCH_MM
-                    else None)
+            name = (reading.cards[nearest].name if distances and distances[nearest]
+                    < MATCH_PX * scene.FRAME_SIZE[0] / 1280 else None)
             if name is not None and name != card.name:
                 counts["wrong"] += 1
                 print(f"WRONG {style} deck {deck_seed} scene {seed} {level} shot {shot}: "
@@ -109,11 +113,16 @@ def main() -> None:
     parser.add_argument("--hands", action="store_true",
                         help="a hand over the table on every fourth frame")
     parser.add_argument("--workers", type=int, default=2, help="processes")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="a webcam with this many times the pixels along each side (1.5: "
+                             "1920 x 1080)")
     args = parser.parse_args()
+    if not 0.25 <= args.scale <= 4:
+        parser.error("--scale takes 0.25-4")
     print(f"{'style':<10} {'level':<7} {'decks':<9} {'frames':>6} {'whole':>6} {'part':>6} "
           f"{'CPU p50':>8} {'p95':>6} {'renamed':>8} {'wrong':>6}  (whole, part per 100 "
           f"frames; CPU ms per frame)")
-    with Pool(args.workers) as pool:
+    with Pool(args.workers, initializer=camera_scale, initargs=(args.scale,)) as pool:
         for style in args.style or ["artwork", "bordered"]:
             for level in args.level or ["hard"]:
                 for label, decks in (("tuned", TUNING), ("held-out", HELD_OUT)):

@@ -18,12 +18,14 @@ looked at first (``Pipeline.learn_cloth``). With ``--naming`` only naming is mea
 card in view is handed to the namer at its true corners (jittered by ``NAMING_JITTER_MM``,
 started from either end), with the time per card; ``--style`` picks styles; ``--scale 1.5``
 renders the tables as a webcam with 1.5 times the pixels along each side would see them (1920 x
-1080: cards at 1.5 times the px/mm); ``--shots 8`` photographs each table 8 times in fresh
+1080: cards at 1.5 times the px/mm), for the whole pipeline, naming alone and the timings alike;
+``--shots 8`` photographs each table 8 times in fresh
 noise and names every card at freshly jittered corners each time, a hunt for the rare wrong
 name one look misses.
 
     python benchmarks/vision_benchmark.py --scenes 500 --workers 2
     python benchmarks/vision_benchmark.py --styles --scenes 30 --workers 2
+    python benchmarks/vision_benchmark.py --styles --scenes 17 --scale 1.5 --frames 20
     OPENBLAS_NUM_THREADS=1 python benchmarks/vision_benchmark.py --styles --naming --scenes 8
     OPENBLAS_NUM_THREADS=1 python benchmarks/vision_benchmark.py --styles --naming --scenes 4 \
         --shots 8 --frames 0
@@ -51,9 +53,11 @@ from vision.pipeline import Pipeline
 from vision.recognize import CardReferences
 from vision.scene import (
     DIFFICULTIES,
+    UNDER,
     GroundTruth,
     Look,
     SeenCard,
+    camera_scale,
     difficulty,
     lay_table,
     photograph,
@@ -119,7 +123,7 @@ def score_scene(job: tuple[int, str]) -> Counter[str]:
         counts["visible"] += 1
         distances = [float(np.hypot(*np.subtract(card.centre, seen.centre)))
                      for card in reading.cards]
-        if distances and min(distances) < 15:
+        if distances and min(distances) < _match_px():
             index = int(np.argmin(distances))
             matched.add(index)
             name = reading.cards[index].name
@@ -138,8 +142,17 @@ def score_scene(job: tuple[int, str]) -> Counter[str]:
     return counts
 
 
+MATCH_PX = 15.0
+"""A card read within this many pixels of a card laid (at 1280 x 720, as many more as the
+camera has) is that card."""
+
+
+def _match_px() -> float:
+    return MATCH_PX * scene.FRAME_SIZE[0] / 1280
+
+
 def _near_any(centre: tuple[float, float], truth: GroundTruth) -> bool:
-    return any(np.hypot(*np.subtract(centre, seen.centre)) < 15 for seen in truth.cards)
+    return any(np.hypot(*np.subtract(centre, seen.centre)) < _match_px() for seen in truth.cards)
 
 
 def latency(frames: int) -> tuple[float, float, float, float]:
@@ -222,13 +235,15 @@ def _score_styled(job: tuple[str, int, int, str], cloth: bool) -> Counter[str]:
     counts: Counter[str] = Counter()
     matched: set[int] = set()
     # Cards in view first; a card under another (or a hand) only against what is left, so
-    # the top card of a pile, lying a few millimetres off the one below, is not blamed on it.
-    for seen in sorted(truth.cards, key=lambda card: card.occluded):
+    # the top card of a pile, lying a few millimetres off the one below, is not blamed on it;
+    # and of those, a pile's top (under a hand) before the cards under it, for the same reason.
+    for seen in sorted(truth.cards, key=lambda card: (card.occluded,
+                                                      card.zone.startswith(UNDER))):
         distances = [float(np.hypot(*np.subtract(card.centre, seen.centre)))
                      if index not in matched else np.inf
                      for index, card in enumerate(reading.cards)]
         index = int(np.argmin(distances)) if distances else -1
-        hit = index >= 0 and distances[index] < 15
+        hit = index >= 0 and distances[index] < _match_px()
         if hit:
             matched.add(index)
         name = reading.cards[index].name if hit else None
@@ -250,13 +265,9 @@ def _score_styled(job: tuple[str, int, int, str], cloth: bool) -> Counter[str]:
     return counts
 
 
-def camera_scale(factor: float) -> None:
-    """Render as a webcam with ``factor`` times the pixels along each side (1920 x 1080 at 1.5):
-    the frame and the drawing of the table (kept finer than the camera by as much) grow alike,
-    so every card is seen at ``factor`` times the px/mm. Blur, noise and JPEG stay what they
-    are in the camera's own pixels: the same class of webcam, with a sensor of more pixels."""
-    scene.FRAME_SIZE = (round(1280 * factor), round(720 * factor))
-    scene.CANVAS_PX_PER_MM = 1.6 * factor
+def _frame_size() -> str:
+    width, height = scene.FRAME_SIZE
+    return f"{width}x{height}"
 
 
 NAMING_JITTER_MM = 0.7
@@ -306,8 +317,8 @@ def _wrong_key(style: str, deck_seed: int, seed: int, seen: SeenCard, name: str)
 
 
 def styled_latency(frames: int) -> None:
-    """Time per 1280 x 720 frame of a 28-card table of the artwork deck, fresh every frame and
-    still, and where the time goes."""
+    """Time per frame (1280 x 720, or as ``camera_scale`` set) of a 28-card table of the artwork
+    deck, fresh every frame and still, and where the time goes."""
     from vision.markers import TableFinder
 
     deck, references = _styled("artwork", 1)
@@ -331,7 +342,7 @@ def styled_latency(frames: int) -> None:
     times.sort()
     cpu.sort()
     # CPU time (all threads) is the steadier figure when other programs share the machine.
-    print(f"foreign deck, 1280x720, 28 cards, a new table every frame: p50 "
+    print(f"foreign deck, {_frame_size()}, 28 cards, a new table every frame: p50 "
           f"{statistics.median(times):.0f} ms, p95 {times[int(0.95 * (len(times) - 1))]:.0f} ms, "
           f"{1000 * len(times) / sum(times):.1f} fps; CPU p50 {statistics.median(cpu):.0f} ms, "
           f"p95 {cpu[int(0.95 * (len(cpu) - 1))]:.0f} ms", flush=True)
@@ -459,16 +470,17 @@ def main() -> None:
                         help="with --styles: the empty table looked at first (as `vision "
                              "calibrate` does), so cards are also found where it differs")
     parser.add_argument("--scale", type=float, default=1.0,
-                        help="with --styles --naming: a webcam with this many times the pixels "
-                             "along each side (1.5: 1920 x 1080)")
+                        help="a webcam with this many times the pixels along each side (1.5: "
+                             "1920 x 1080), for every measure")
     parser.add_argument("--shots", type=int, default=1,
                         help="with --styles --naming: photographs of each table, in fresh "
                              "noise, every card jittered afresh (a hunt for rare wrong names)")
     args = parser.parse_args()
     if args.shots != 1 and not (args.styles and args.naming and args.shots >= 1):
         parser.error("--shots takes 1 or more, with --styles --naming")
-    if args.scale != 1.0 and not (args.styles and args.naming and 0.25 <= args.scale <= 4):
-        parser.error("--scale takes 0.25-4, with --styles --naming")
+    if not 0.25 <= args.scale <= 4:
+        parser.error("--scale takes 0.25-4")
+    camera_scale(args.scale)  # the timings render here; the scenes' workers are told too
 
     if args.styles:
         if args.frames > 0 and not args.naming:
@@ -480,7 +492,7 @@ def main() -> None:
 
     if args.frames > 0:
         p50, p95, fps, cpu_ms = latency(args.frames)
-        print(f"latency, 1280x720 with 28 cards, {args.frames} frames: p50 {p50:.1f} ms, "
+        print(f"latency, {_frame_size()} with 28 cards, {args.frames} frames: p50 {p50:.1f} ms, "
               f"p95 {p95:.1f} ms, {fps:.1f} fps, {cpu_ms:.1f} ms CPU per frame", flush=True)
         still_p50, still_fps = still_latency()
         print(f"latency, one still table (noise only changes): p50 {still_p50:.1f} ms, "
@@ -491,7 +503,7 @@ def main() -> None:
               f"{'wrong':>7} {'unknown':>8} {'spurious':>8} {'obs ok':>7} | baseline: "
               f"{'correct':>8} {'wrong':>7} {'unknown':>8}")
     print(header)
-    with Pool(args.workers) as pool:
+    with Pool(args.workers, initializer=camera_scale, initargs=(args.scale,)) as pool:
         for level in DIFFICULTIES:
             total: Counter[str] = Counter()
             jobs = [(seed, level) for seed in range(args.scenes)]

@@ -1,14 +1,15 @@
 """Reading the cards of any enrolled deck in a frame: outlines found (``vision.outline``), then
 named from their whole faces (``vision.recognize``), frame after frame.
 
-Only what changed is searched again: the frame is compared with the last one searched in 4 x 4
-pixel blocks, cards touching no changed block are kept as they were, and the outline search runs
-in windows round the changes alone (``OutlineFinder.changes``); a change over half the table is
-searched as a new table. A card found again whose outline has not moved (1.5 mm, 1.5 degrees)
-and whose pixels have not changed keeps its name without being read again. An outline that
-matches no enrolled card at all (``CARD_SCORE``) is not a card: a cloth's pattern or a hand's
-edge that happened to look like a card's outline. Nor is an unnamed outline that shows the
-cloth (all of it, or half of it) or covers a marker (``vision.cloth``).
+Only what changed is searched again: the frame is compared with the last one searched in blocks (4
+x 4 pixels at 1280 x 720, 6 x 6 at 1920 x 1080: the same share of the table), cards touching no
+changed block are kept as they were, and the outline search runs in windows round the changes alone
+(``OutlineFinder.changes``); a change over half the table is searched as a new table. A card found
+again whose outline has not moved (1.5 mm, 1.5 degrees) and whose pixels have not changed keeps its
+name without being read again. An outline that matches no enrolled card at all (``CARD_SCORE``) is
+not a card: a cloth's pattern or a hand's edge that happened to look like a card's outline. Nor is
+an unnamed outline that shows the cloth (all of it, or half of it) or covers a marker
+(``vision.cloth``).
 """
 
 from __future__ import annotations
@@ -43,15 +44,16 @@ STILL_PEAK = 25.0
 """...and the change of its most changed spots (99.5th percentile after a 3 x 3 blur), below
 which no stroke appeared or vanished (a number changed in a corner)."""
 STILL_FRAME = (320, 180)
-"""Size the whole frame is shrunk to (4 x 4 pixel blocks at 1280 x 720) to see whether
-anything at all changed since the last frame searched."""
+"""Size the whole frame is shrunk to (4 x 4 pixel blocks at 1280 x 720, 6 x 6 at 1920 x 1080)
+to see whether anything at all changed since the last frame searched: a block is the same share
+of the table at any resolution, and averages more of a finer camera's noise away."""
 STILL_FRAME_GREY = 10.0
 """Largest block change (grey levels) of a frame in which nothing changed: sensor noise and
 JPEG stay below it; a card laid, taken or turned, a hand, or a corner index changed exceed it."""
 SAME_TABLE_PX = 0.5
-"""Largest move of the table's corners in the picture (pixels) between two homographies under
-which cards found with the one are kept with the other (the markers are found again every few
-frames, a little off each time)."""
+"""Largest move of the table's corners in the picture (pixels at 1280 x 720, as many more as a
+frame is wider) between two homographies under which cards found with the one are kept with the
+other (the markers are found again every few frames, a little off each time)."""
 STILL_PX_PER_MM = 1.0
 """Resolution of the picture kept to see whether a card changed."""
 
@@ -108,7 +110,8 @@ class DeckReader:
                                        interpolation=cv2.INTER_AREA), np.uint8)
         changes: Changes | None = None
         last = self._last_frame
-        if last is not None and _same_table(last[1], image_to_table, self.finder):
+        if last is not None and _same_table(last[1], image_to_table, self.finder,
+                                            SAME_TABLE_PX * colour.shape[1] / 1280):
             changed = cv2.absdiff(shrunk, last[0]) > STILL_FRAME_GREY
             if not changed.any():
                 self.searched = []
@@ -202,15 +205,15 @@ def _without_ghosts(view: Image, cards: list[SeenCard], kept: list[int]) -> list
     return [card for card, ghost in zip(cards, verdict, strict=True) if not ghost]
 
 
-def _same_table(before: Matrix, now: Matrix, finder: OutlineFinder) -> bool:
+def _same_table(before: Matrix, now: Matrix, finder: OutlineFinder, most_px: float) -> bool:
     """Whether two homographies see the table alike: the markers, found again, moved its
-    corners less than ``SAME_TABLE_PX`` in the picture."""
+    corners less than ``most_px`` in the picture."""
     width, height = finder.size
     corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
     view_to_table = np.linalg.inv(finder.table_to_view)
     moved = (transform_points(np.linalg.inv(before) @ view_to_table, corners)
              - transform_points(np.linalg.inv(now) @ view_to_table, corners))
-    return float(np.hypot(*moved.T).max()) < SAME_TABLE_PX
+    return float(np.hypot(*moved.T).max()) < most_px
 
 
 def _touched(card: SeenCard, changes: Changes) -> bool:

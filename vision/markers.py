@@ -33,7 +33,13 @@ STEADY_PX = 2.5
 """A marker whose corners lie within this (their mean, image pixels) of where they lay when the
 homography was fitted has not moved. Found again on still, noisy frames, a marker's corners
 move by up to 1.6 px on hard rendered tables (0.35-1.1 px on medium ones); a camera turned by
-a quarter of a degree moves the table's corners by about 3 px."""
+a quarter of a degree moves the table's corners by about 3 px. Set at 1280 x 720; a frame of
+more pixels allows as many more (``steady_px``): the same turn of the camera."""
+
+
+def steady_px(width: int) -> float:
+    """``STEADY_PX`` for a frame ``width`` pixels wide."""
+    return STEADY_PX * width / 1280
 
 
 def marker_image(marker_id: int, side: int) -> Image:
@@ -93,7 +99,7 @@ class TableFinder:
                 else:
                     self.extra[int(marker_id)] = points.mean(axis=0)
         self.seen = len(markers)
-        if self.seen >= 2 and not self._steady(markers):
+        if self.seen >= 2 and not self._steady(markers, steady_px(frame.shape[1])):
             found, _ = cv2.findHomography(
                 np.concatenate(list(markers.values())),
                 np.concatenate([_marker_corners_mm(marker_id) for marker_id in markers]))
@@ -102,17 +108,17 @@ class TableFinder:
                 self.fitted = markers
         return self.homography
 
-    def _steady(self, markers: dict[int, Points]) -> bool:
+    def _steady(self, markers: dict[int, Points], steady: float) -> bool:
         """Whether the homography stays for a frame showing ``markers`` (corners in image
         pixels): no more of them than it was fitted from, and every one of those seen lying
-        still (a camera turned about a point near one marker moves only the others; a hand
-        over a marker hides it)."""
+        still, within ``steady`` pixels (a camera turned about a point near one marker moves
+        only the others; a hand over a marker hides it)."""
         if self.homography is None or len(markers) > len(self.fitted):
             return False
         common = [marker_id for marker_id in markers if marker_id in self.fitted]
         return bool(common) and all(
             float(np.hypot(*(markers[marker_id] - self.fitted[marker_id]).T).mean())
-            <= STEADY_PX for marker_id in common)
+            <= steady for marker_id in common)
 
 
 A4_MM = (210.0, 297.0)

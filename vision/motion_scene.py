@@ -24,9 +24,9 @@ import cv2
 import numpy as np
 
 from host.trains.observation import TrainsObservation
+from vision import scene
 from vision.imaging import Image, Points, transform_points
 from vision.scene import (
-    FRAME_SIZE,
     Look,
     Tabletop,
     camera_homography,
@@ -176,13 +176,20 @@ def _stop(rng: np.random.Generator, at: Points, frames: int, tremble: float) -> 
     return np.asarray(at + shake, np.float64)
 
 
+def _finer() -> float:
+    """How many times finer than 1280 x 720 the camera is (``vision.scene.FRAME_SIZE``): sizes
+    and distances in pixels below were drawn for 1280 x 720 and grow with the frame."""
+    return scene.FRAME_SIZE[0] / 1280
+
+
 def _arm(rng: np.random.Generator, table_to_image: Points, first: int) -> Pass:
     """An arm from a player's side: in, a stop, perhaps a wander and a second stop, out."""
-    width, height = FRAME_SIZE
-    origin = [np.array([rng.uniform(0.2, 0.8) * width, height + 150]),
-              np.array([-150, rng.uniform(0.2, 0.8) * height]),
-              np.array([width + 150, rng.uniform(0.2, 0.8) * height])][int(rng.integers(3))]
-    tremble = float(rng.choice([0.0, 0.5, 1.5]))
+    width, height = scene.FRAME_SIZE
+    off = 150 * _finer()
+    origin = [np.array([rng.uniform(0.2, 0.8) * width, height + off]),
+              np.array([-off, rng.uniform(0.2, 0.8) * height]),
+              np.array([width + off, rng.uniform(0.2, 0.8) * height])][int(rng.integers(3))]
+    tremble = float(rng.choice([0.0, 0.5, 1.5])) * _finer()
     outside = origin + (_table_point(rng, table_to_image) - origin) * 0.15
     target = _table_point(rng, table_to_image)
     pieces = [_glide(outside, target, int(rng.integers(8, 30))),
@@ -198,13 +205,14 @@ def _arm(rng: np.random.Generator, table_to_image: Points, first: int) -> Pass:
 
 def _shadow(rng: np.random.Generator, table_to_image: Points, first: int) -> Pass:
     """A soft shadow (someone leaning over, an arm out of view) sweeping across the table."""
-    width, height = FRAME_SIZE
-    start = np.array([-250.0, rng.uniform(0, height)])
-    end = np.array([width + 250.0, rng.uniform(0, height)])
+    width, height = scene.FRAME_SIZE
+    off = 250.0 * _finer()
+    start = np.array([-off, rng.uniform(0, height)])
+    end = np.array([width + off, rng.uniform(0, height)])
     if rng.random() < 0.5:
         start, end = end, start
     middle = _table_point(rng, table_to_image)
-    axes = np.array([rng.uniform(120, 260), rng.uniform(80, 160)])
+    axes = np.array([rng.uniform(120, 260), rng.uniform(80, 160)]) * _finer()
     path = np.concatenate([_glide(start, middle, int(rng.integers(15, 40))),
                            _stop(rng, middle, int(rng.integers(0, 12)), 0.0),
                            _glide(middle, end, int(rng.integers(15, 40)))])
@@ -213,7 +221,7 @@ def _shadow(rng: np.random.Generator, table_to_image: Points, first: int) -> Pas
 
 def _arm_mask(origin: Points, tip: Points, scale: float) -> Image:
     """A forearm tapering from ``origin`` to the wrist, an open hand and fingers at ``tip``."""
-    width, height = FRAME_SIZE
+    width, height = scene.FRAME_SIZE
     mask = np.zeros((height, width), np.uint8)
     along = (tip - origin) / max(1.0, float(np.linalg.norm(tip - origin)))
     across = np.array([-along[1], along[0]])
@@ -239,19 +247,21 @@ def _pass_over(exposure: np.ndarray, look: Look, over: list[tuple[Pass, Points]]
     if not over:
         return exposure, False
     lit = exposure.copy()
-    width, height = FRAME_SIZE
+    width, height = scene.FRAME_SIZE
     small = (width // 4, height // 4)
+    finer = _finer()
     skin = np.array(np.random.default_rng([look.seed, 47]).uniform([60, 90, 150],
                                                                    [130, 160, 230]), np.float32)
     seen = False
     for item, tip in over:
         if item.arm:
-            mask = _arm_mask(item.origin, tip, width / 1280)
+            mask = _arm_mask(item.origin, tip, finer)
             seen = seen or bool(mask.any())
             soft = cv2.GaussianBlur(mask, (0, 0), 1.5 + look.blur).astype(np.float32) / 255
             # The arm's own shadow, down and to the right of it (the light is high); soft
             # shadows are worked out at a quarter of the size.
-            cast = _soft(np.roll(mask, (22, 16), axis=(0, 1)), small, 2.0)
+            cast = _soft(np.roll(mask, (round(22 * finer), round(16 * finer)), axis=(0, 1)),
+                         small, 2.0 * finer)
             lit *= (1 - 0.35 * cast)[..., None]
             lit = lit * (1 - soft[..., None]) + skin * soft[..., None]
         else:
@@ -259,7 +269,7 @@ def _pass_over(exposure: np.ndarray, look: Look, over: list[tuple[Pass, Points]]
             cv2.ellipse(mask, (round(tip[0] / 4), round(tip[1] / 4)),
                         (round(item.origin[0] / 4), round(item.origin[1] / 4)), 20, 0, 360, 255,
                         -1)
-            shade = _soft(mask, small, 6.0)
+            shade = _soft(mask, small, 6.0 * finer)
             seen = seen or float(shade.max()) > 0.02
             strength = 0.2 + 0.2 * float(np.random.default_rng([look.seed, 53]).random())
             lit *= (1 - strength * shade)[..., None]
@@ -272,7 +282,7 @@ def _soft(mask: Image, small: tuple[int, int], sigma: float) -> np.ndarray:
     if mask.shape[1] != small[0]:
         mask = np.asarray(cv2.resize(mask, small, interpolation=cv2.INTER_AREA), np.uint8)
     blurred = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), sigma)
-    return np.asarray(cv2.resize(blurred, FRAME_SIZE, interpolation=cv2.INTER_LINEAR),
+    return np.asarray(cv2.resize(blurred, scene.FRAME_SIZE, interpolation=cv2.INTER_LINEAR),
                       np.float32)
 
 

@@ -846,7 +846,8 @@ def apart(corners: list[Points], ranks: list[float], card_mm: tuple[float, float
 
 
 RAW_MIN_AREA_PX = 1500.0
-"""Smallest card worth reading on the raw view, in pixels."""
+"""Smallest card worth reading on the raw view, in pixels of a 1280 x 720 frame (a wider frame
+sees the same card in as many more pixels each way)."""
 RAW_ASPECT_SLACK = 0.2
 """How far (relative) a card's short-over-long side may be off on the raw view (perspective)."""
 
@@ -862,10 +863,11 @@ def raw_outlines(frame: Image, card_mm: tuple[float, float]) -> list[Points]:
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     aspect = card_mm[0] / card_mm[1]
+    min_area = RAW_MIN_AREA_PX * (frame.shape[1] / 1280) ** 2
     found: list[tuple[float, Points]] = []
     for contour in contours:
         area = cv2.contourArea(contour)
-        if area < RAW_MIN_AREA_PX:
+        if area < min_area:
             continue
         (cx, cy), (w, h), degrees = cv2.minAreaRect(contour)
         short, long = min(w, h), max(w, h)

@@ -24,7 +24,8 @@ from vision.readings import CardReading, FrameReading, Observation, TableFrame, 
 from vision.recognize import CardReferences
 
 STILL_PIXELS = 1.5
-"""A window whose corners moved less than this since the last frame has not moved."""
+"""A window whose corners moved less than this since the last frame has not moved (pixels of a
+1280 x 720 frame; as many more as a frame is wider)."""
 STILL_GREY = 6.0
 """Mean grey-level change of a window below which it shows the same card as last frame."""
 STILL_PEAK = 25.0
@@ -144,7 +145,8 @@ class Pipeline:
         for found in (find_cards(grey_frame, to_table, thresholds)
                       if self._deck_reader is None else ()):
             assert isinstance(self.references, References)
-            identity = self._remembered(found) or self.references.identify(found.patch)
+            identity = (self._remembered(found, STILL_PIXELS * frame.shape[1] / 1280)
+                        or self.references.identify(found.patch))
             seen.append((found, identity))
             corners = found.card_corners(identity.turned)
             table_corners = transform_points(to_table, corners) if to_table is not None else None
@@ -175,10 +177,11 @@ class Pipeline:
         return CardReading(identity.name, identity.confidence, corners,
                            transform_points(to_table, corners))
 
-    def _remembered(self, found: FoundCard) -> Identity | None:
-        """Last frame's identity of a card whose window has neither moved nor changed."""
+    def _remembered(self, found: FoundCard, still_px: float) -> Identity | None:
+        """Last frame's identity of a card whose window has neither moved (``still_px``) nor
+        changed."""
         for previous, identity in self._seen:
-            if np.abs(previous.window - found.window).max() > STILL_PIXELS:
+            if np.abs(previous.window - found.window).max() > still_px:
                 continue
             change = np.abs(previous.patch.astype(np.int16) - found.patch).astype(np.uint8)
             peak = float(np.percentile(cv2.blur(change, (3, 3)), 99.5))

@@ -12,6 +12,7 @@ import numpy as np
 
 from host.deck import load_deck
 from host.rollecate.observation import RollecateObservation
+from vision import scene
 from vision.imaging import Image, Points
 from vision.markers import marker_image
 from vision.rollecate_table import (
@@ -27,7 +28,6 @@ from vision.rollecate_table import (
     start_tile_centre,
 )
 from vision.scene import (
-    CANVAS_PX_PER_MM,
     OWN_FACES,
     FaceSource,
     LaidCard,
@@ -85,7 +85,7 @@ class TrainPiece:
                 wheel = canvas_points(np.array([centre + along * step * length
                                                 + across * side * width / 2]))[0]
                 cv2.circle(canvas, (round(wheel[0]), round(wheel[1])),
-                           round(3.5 * CANVAS_PX_PER_MM), (35, 35, 40), -1, cv2.LINE_AA)
+                           round(3.5 * scene.CANVAS_PX_PER_MM), (35, 35, 40), -1, cv2.LINE_AA)
         cv2.fillConvexPoly(canvas, _polygon(centre, self.degrees, TRAIN_SIZE_MM), WOOD,
                            cv2.LINE_AA)
         cab = centre - along * length * 0.3
@@ -93,7 +93,7 @@ class TrainPiece:
                            (80, 145, 200), cv2.LINE_AA)
         chimney = canvas_points(np.array([centre + along * length * 0.3]))[0]
         cv2.circle(canvas, (round(chimney[0]), round(chimney[1])),
-                   round(3.0 * CANVAS_PX_PER_MM), (45, 70, 110), -1, cv2.LINE_AA)
+                   round(3.0 * scene.CANVAS_PX_PER_MM), (45, 70, 110), -1, cv2.LINE_AA)
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ class StartTile:
         cv2.fillConvexPoly(canvas, _polygon(centre + np.array([6.0, 0.0]), 0.0,
                                             (START_MARKER_MM + 28, START_MARKER_MM + 16)),
                            (235, 238, 240), cv2.LINE_AA)
-        side = round(START_MARKER_MM * CANVAS_PX_PER_MM)
+        side = round(START_MARKER_MM * scene.CANVAS_PX_PER_MM)
         low = canvas_points(centre[None, :] - START_MARKER_MM / 2)[0].astype(int)
         marker = cv2.cvtColor(marker_image(START_MARKER_ID, side), cv2.COLOR_GRAY2BGR)
         canvas[low[1]:low[1] + side, low[0]:low[0] + side] = marker

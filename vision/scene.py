@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Protocol
@@ -181,6 +182,27 @@ class Look:
         )
 
 
+def camera_scale(factor: float) -> None:
+    """Render as a webcam with ``factor`` times the pixels along each side (1920 x 1080 at 1.5)
+    from now on: the frame and the drawing of the table (kept finer than the camera by as much)
+    grow alike, so every card is seen at ``factor`` times the px/mm, and the glare, shadows,
+    hands and cloth keep their size on the table. Blur, noise and JPEG stay what they are in
+    the camera's own pixels: the same class of webcam, with a sensor of more pixels."""
+    global FRAME_SIZE, CANVAS_PX_PER_MM
+    FRAME_SIZE = (round(1280 * factor), round(720 * factor))
+    CANVAS_PX_PER_MM = 1.6 * factor
+
+
+@contextmanager
+def scaled_camera(factor: float) -> Iterator[None]:
+    """``camera_scale`` for the frames rendered within, then 1280 x 720 again."""
+    camera_scale(factor)
+    try:
+        yield
+    finally:
+        camera_scale(1.0)
+
+
 def camera_homography(look: Look) -> Matrix:
     """Homography from table millimetres to frame pixels for the look's camera pose."""
     tilt, yaw = math.radians(look.tilt), math.radians(look.yaw)
@@ -219,7 +241,10 @@ def _cloth(look: Look, shape: tuple[int, int]) -> Image:
     camera's blur hides the rest.
     """
     rng = np.random.default_rng([look.seed, 11])
-    height, width = shape[0] // 4, shape[1] // 4
+    # Drawn at the same resolution whatever the canvas's (``camera_scale``), so the cloth's
+    # pattern is the same size on the table.
+    finer = CANVAS_PX_PER_MM / 1.6
+    height, width = round(shape[0] / finer) // 4, round(shape[1] / finer) // 4
     base = rng.uniform(40, 200, 3)
     wobble = cv2.resize(rng.normal(0, 1, (height // 16 + 2, width // 16 + 2)).astype(np.float32),
                         (width, height), interpolation=cv2.INTER_CUBIC)
@@ -394,26 +419,29 @@ def _expose(image: Image, look: Look, hands: Sequence[Image]) -> tuple[np.ndarra
     ramp = (ramp - ramp.min()) / max(1e-6, float(ramp.max() - ramp.min()))
     light = 1.0 - level.light * still.uniform(0.5, 1.0) * ramp
     gain = float(still.uniform(0.85, 1.1))
+    # Sizes in pixels below were drawn for 1280 x 720: a camera of more pixels sees the same
+    # glare and shadows on the table, so they grow with the frame.
+    finer = width / 1280
     if still.random() < level.shadow:
         shadow = np.zeros_like(light)
         points = (still.uniform(0, 1, (5, 2)) * [width / 8, height / 8]).astype(np.int32)
         cv2.fillConvexPoly(shadow, cv2.convexHull(points), 1.0)
-        shadow = cv2.GaussianBlur(shadow, (0, 0), 6)
+        shadow = cv2.GaussianBlur(shadow, (0, 0), 6 * finer)
         light = light * (1 - float(still.uniform(0.2, 0.45)) * shadow)
     light = cv2.resize(light * gain, (width, height), interpolation=cv2.INTER_LINEAR)
     lit = image.astype(np.float32) * light[..., None]
     if still.random() < level.glare:
         glare = np.zeros((height // 8, width // 8), np.float32)
         centre = (int(still.integers(0, width // 8)), int(still.integers(0, height // 8)))
-        cv2.circle(glare, centre, int(still.integers(4, 14)), 1.0, -1)
-        glare = cv2.resize(cv2.GaussianBlur(glare, (0, 0), 4), (width, height))
+        cv2.circle(glare, centre, round(int(still.integers(4, 14)) * finer), 1.0, -1)
+        glare = cv2.resize(cv2.GaussianBlur(glare, (0, 0), 4 * finer), (width, height))
         lit += glare[..., None] * 255 * level.glare * float(still.uniform(0.5, 1.0))
     skin = np.array(still.uniform([60, 90, 150], [130, 160, 230]), np.float32)
     for mask in hands:
         soft = cv2.GaussianBlur(mask, (0, 0), 2).astype(np.float32)[..., None] / 255
-        dark = np.roll(soft, (25, 18), axis=(0, 1))
+        dark = np.roll(soft, (round(25 * finer), round(18 * finer)), axis=(0, 1))
         lit *= 1 - 0.35 * dark
-        shading = 0.8 + 0.3 * cv2.GaussianBlur(mask, (0, 0), 12).astype(np.float32) / 255
+        shading = 0.8 + 0.3 * cv2.GaussianBlur(mask, (0, 0), 12 * finer).astype(np.float32) / 255
         lit = lit * (1 - soft) + skin * shading[..., None] * soft
     if look.blur > 0:
         lit = cv2.GaussianBlur(lit, (0, 0), look.blur)
@@ -487,8 +515,10 @@ def lay_table(cards: Sequence[LaidCard], look: Look, pieces: Sequence[Piece] = (
     layer = canvas.copy()
     for laid in cards:
         _paste(layer, cover, laid, faces)
-    shade = cv2.GaussianBlur(cv2.resize(cover, small, interpolation=cv2.INTER_AREA), (0, 0), 1.2)
-    shade = np.roll(shade, (2, 1), axis=(0, 1))
+    finer = CANVAS_PX_PER_MM / 1.6  # the shadow's size on the table at any canvas resolution
+    shade = cv2.GaussianBlur(cv2.resize(cover, small, interpolation=cv2.INTER_AREA), (0, 0),
+                             1.2 * finer)
+    shade = np.roll(shade, (round(2 * finer), round(finer)), axis=(0, 1))
     darkening = cv2.resize(255 - (shade.astype(np.uint16) * 100 // 255).astype(np.uint8),
                            (shape[1], shape[0]))
     shaded = cv2.multiply(canvas, cv2.merge([darkening] * 3), scale=1 / 255)

@@ -1,9 +1,10 @@
 """Stillness: has the table stopped moving, and is nothing but cards lying on it?
 
-Each frame is shrunk (``SHRINK`` times smaller each way, which averages most of the sensor's
-noise away) and compared in colour with the frame before it: pixels that changed by more than
-the noise are motion. The noise is measured in the same comparison (most of the table is always
-still, so the median change is the noise), so no camera needs calibrating. Global changes of
+Each frame is shrunk (to ``SHRUNK_WIDTH`` pixels wide, a quarter of 1280 x 720 and a sixth of 1920
+x 1080: the same picture of the table whatever the camera's resolution, and averaging most of the
+sensor's noise away) and compared in colour with the frame before it: pixels that changed by more
+than the noise are motion. The noise is measured in the same comparison (most of the table is
+always still, so the median change is the noise), so no camera needs calibrating. Global changes of
 light (a webcam's exposure, a lamp's flicker) scale every pixel alike and are taken out first.
 
 Motion alone cannot tell a hand that stopped over the table from a settled table, so each frame
@@ -29,8 +30,9 @@ import numpy as np
 from vision.imaging import Image, Matrix, Points, transform_points
 from vision.table import TABLE_HEIGHT_MM, TABLE_WIDTH_MM
 
-SHRINK = 4
-"""Frames are compared at a quarter of their width and height."""
+SHRUNK_WIDTH = 320
+"""Width frames are compared at (a quarter of 1280 x 720; the height keeps the frame's shape):
+the margins below, in shrunk pixels, then cover as much of the table at any resolution."""
 NOISE_FACTOR = 6.0
 """A pixel changed if it changed by more than this many times the frame's typical change (after
 averaging with its neighbours, sensor noise and JPEG stay below five times)."""
@@ -74,6 +76,11 @@ class Calm:
         return self.foreign is not None and self.foreign <= FOREIGN_SHARE
 
 
+def shrink_factor(width: int) -> float:
+    """How many times smaller each way a frame ``width`` pixels wide is compared at."""
+    return max(1.0, width / SHRUNK_WIDTH)
+
+
 def shrink(image: Image) -> np.ndarray:
     """The frame at the scale stillness is judged at, as float32 BGR.
 
@@ -85,7 +92,8 @@ def shrink(image: Image) -> np.ndarray:
     height, width = image.shape[:2]
     half = cv2.resize(image, (max(1, width // 2), max(1, height // 2)),
                       interpolation=cv2.INTER_AREA)
-    size = (max(1, width // SHRINK), max(1, height // SHRINK))
+    factor = shrink_factor(width)
+    size = (max(1, round(width / factor)), max(1, round(height / factor)))
     return np.asarray(cv2.resize(half.astype(np.float32), size, interpolation=cv2.INTER_AREA),
                       np.float32)
 
@@ -117,6 +125,11 @@ class Stillness:
     _settled_corners: list[Points] = field(default_factory=list, repr=False)
     _region: np.ndarray | None = field(default=None, repr=False)
     _region_of: Matrix | None = field(default=None, repr=False)
+    _factor: float = field(default=4.0, repr=False)
+    """``shrink_factor`` of the frame last given to ``motion`` (frames of another size may
+    shrink to the same shape)..."""
+    _settled_factor: float = field(default=4.0, repr=False)
+    """...and of the settled one."""
 
     def motion(self, image: Image, image_to_table: Matrix | None = None) -> float:
         """Share of the table's pixels that changed since the previous frame (1 for the first
@@ -125,9 +138,10 @@ class Stillness:
         if image.size == 0:
             return 1.0
         small = shrink(image)
+        factor, self._factor = self._factor, shrink_factor(image.shape[1])
         previous, self._previous, self._last = self._previous, small, small
         region = self._table_region(small.shape[:2], image_to_table)
-        if previous is None or previous.shape != small.shape:
+        if previous is None or previous.shape != small.shape or factor != self._factor:
             return 1.0
         moved = changed(small, previous)
         return _share(moved, region)
@@ -140,10 +154,10 @@ class Stillness:
         frame, not a card taken away). None before any frame was kept."""
         if self._settled is None or self._last is None or self._settled_cards is None:
             return None
-        if self._settled.shape != self._last.shape:
+        if self._settled.shape != self._last.shape or self._settled_factor != self._factor:
             return None
         differs = changed(self._last, self._settled)
-        covered = self._settled_cards | _card_mask(self._last.shape[:2], cards)
+        covered = self._settled_cards | _card_mask(self._last.shape[:2], cards, self._factor)
         region = self._region if self._region is not None else np.ones_like(covered)
         unexplained = differs & ~covered
         centres = [corners.mean(axis=0) for corners in cards]
@@ -152,7 +166,7 @@ class Stillness:
             if any(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0
                    for x, y in centres):
                 continue
-            under = _card_mask(self._last.shape[:2], [corners], margin=0)
+            under = _card_mask(self._last.shape[:2], [corners], self._factor, margin=0)
             if np.count_nonzero(differs & under) < LOST_CARD_CHANGE * np.count_nonzero(under):
                 unexplained |= under
         return _share(unexplained, region)
@@ -167,8 +181,8 @@ class Stillness:
         """The frame last given to ``motion`` shows the table settled, with these cards: compare
         later frames with it."""
         if self._last is not None:
-            self._settled = self._last
-            self._settled_cards = _card_mask(self._last.shape[:2], cards)
+            self._settled, self._settled_factor = self._last, self._factor
+            self._settled_cards = _card_mask(self._last.shape[:2], cards, self._factor)
             self._settled_corners = list(cards)
 
     def _table_region(self, shape: tuple[int, int], image_to_table: Matrix | None
@@ -187,18 +201,18 @@ class Stillness:
                             [TABLE_WIDTH_MM + margin, TABLE_HEIGHT_MM + margin],
                             [-margin, TABLE_HEIGHT_MM + margin]])
         to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
-        pixels = transform_points(to_image, corners) / SHRINK
+        pixels = transform_points(to_image, corners) / self._factor
         mask = np.zeros(shape, np.uint8)
         cv2.fillConvexPoly(mask, np.round(pixels).astype(np.int32), 1)
         self._region, self._region_of = mask.astype(bool), image_to_table.copy()
         return self._region
 
 
-def _card_mask(shape: tuple[int, int], cards: Sequence[Points], margin: int = CARD_MARGIN
-               ) -> np.ndarray:
+def _card_mask(shape: tuple[int, int], cards: Sequence[Points], factor: float,
+               margin: int = CARD_MARGIN) -> np.ndarray:
     mask = np.zeros(shape, np.uint8)
     for corners in cards:
-        cv2.fillConvexPoly(mask, np.round(corners / SHRINK).astype(np.int32), 1)
+        cv2.fillConvexPoly(mask, np.round(corners / factor).astype(np.int32), 1)
     size = 2 * margin + 1
     return np.asarray(cv2.dilate(mask, np.ones((size, size), np.uint8)), bool)
 
