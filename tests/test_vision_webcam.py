@@ -1,6 +1,6 @@
-"""A webcam is asked for the frame size the recognizer is set on (OpenCV would open most USB
-webcams at 640 x 480); one that gives less is said so in one line, and the game goes on; a video
-file is read as it was recorded."""
+"""A webcam is asked for 1920 x 1080 (OpenCV would open most USB webcams at 640 x 480); one that
+gives less than the 1280 x 720 the recognizer was set on is said so in one line, and the game
+goes on; a video file is read as it was recorded."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from host.play import open_camera
-from vision.camera import WEBCAM_MODE, VideoCamera, open_webcam
+from vision.camera import WEBCAM_LEAST, WEBCAM_MODE, VideoCamera, open_webcam
 
 MJPG = cv2.VideoWriter.fourcc(*"MJPG")
 YUYV = cv2.VideoWriter.fourcc(*"YUYV")
@@ -56,15 +56,21 @@ class FakeWebcam:
         self.released = True
 
 
-def test_a_webcam_is_asked_for_the_size_the_recognizer_is_set_on() -> None:
+def test_a_webcam_is_asked_for_1080p_at_30_frames_a_second() -> None:
     webcam = FakeWebcam([(640, 480), (1280, 720), (1920, 1080)])
     camera = VideoCamera(0, capture=webcam)
-    assert camera.size == WEBCAM_MODE[:2] == (1280, 720)
-    assert webcam.fourcc == MJPG  # 720p at 30 fps over USB 2 needs compressed frames
+    assert camera.size == WEBCAM_MODE[:2] == (1920, 1080)
+    assert webcam.fourcc == MJPG  # 1080p at 30 fps over USB 2 needs compressed frames
     assert webcam.fps == WEBCAM_MODE[2]
     assert camera.shortfall() is None
     first = next(iter(camera))
-    assert first.image.shape == (720, 1280, 3)
+    assert first.image.shape == (1080, 1920, 3)
+
+
+def test_a_720p_webcam_gives_its_best_without_a_word() -> None:
+    camera = VideoCamera(0, capture=FakeWebcam([(640, 480), (1280, 720)]))
+    assert camera.size == WEBCAM_LEAST == (1280, 720)
+    assert camera.shortfall() is None
 
 
 def test_a_webcam_that_gives_less_is_said_in_one_line_and_the_game_goes_on(
@@ -79,7 +85,7 @@ def test_a_webcam_that_gives_less_is_said_in_one_line_and_the_game_goes_on(
     reopen = open_camera("0")  # what `play --camera 0` does before the game starts
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert err.startswith("conductor: camera 0 gives 640 x 480 pixels, not the 1280 x 720")
+    assert err.startswith("conductor: camera 0 gives 640 x 480 pixels (1920 x 1080 asked for)")
     assert opened[0].released  # looked at, then let go until the game opens it
     frames = iter(reopen())
     assert next(frames).image.shape == (480, 640, 3)

@@ -111,10 +111,14 @@ class RenderedCamera:
                 shot += 1
 
 
-WEBCAM_MODE = (1280, 720, 30)
+WEBCAM_MODE = (1920, 1080, 30)
 """What a webcam is asked for: width, height and frames a second. OpenCV otherwise opens most
-USB webcams at 640 x 480, where a card's corner number is 2-4 pixels tall; the recognizer's
-thresholds are set on 1280 x 720, and the stillness test on about 30 frames a second."""
+USB webcams at 640 x 480, where a card's corner number is 2-4 pixels tall. At 1920 x 1080 near
+twins are named far more often than at 1280 x 720 for about the same CPU per frame (the outline
+search works on a top-down view of fixed px/mm; docs/vision.md, "At 1920 x 1080"), and the
+stillness test expects about 30 frames a second."""
+WEBCAM_LEAST = (1280, 720)
+"""The smallest frame the recognizer was set on: a webcam giving less is said so."""
 
 
 class Capture(Protocol):
@@ -154,15 +158,16 @@ class VideoCamera:
         """Width and height of the frames, as the camera (or file) says it gives them."""
 
     def shortfall(self) -> str | None:
-        """A line for the players when a webcam gives smaller frames than it was asked for
+        """A line for the players when a webcam gives smaller frames than ``WEBCAM_LEAST``
         (cards will often be left unnamed), else None."""
         width, height = self.size
-        wanted_width, wanted_height, _ = WEBCAM_MODE
-        if not isinstance(self.source, int) or width * height >= wanted_width * wanted_height:
+        least_width, least_height = WEBCAM_LEAST
+        if not isinstance(self.source, int) or width * height >= least_width * least_height:
             return None
-        return (f"camera {self.source} gives {width} x {height} pixels, not the {wanted_width} x "
-                f"{wanted_height} asked for: cards will often be left unnamed (a webcam of "
-                f"{wanted_width} x {wanted_height} or more reads them)")
+        wanted_width, wanted_height, _ = WEBCAM_MODE
+        return (f"camera {self.source} gives {width} x {height} pixels ({wanted_width} x "
+                f"{wanted_height} asked for): cards will often be left unnamed (a webcam of "
+                f"{least_width} x {least_height} or more reads them)")
 
     def close(self) -> None:
         """Let the camera go (another program, or the next opening, may take it)."""
