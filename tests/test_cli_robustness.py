@@ -460,3 +460,23 @@ def test_a_damaged_photo_is_one_line_from_the_process_too(tmp_path: Path) -> Non
         done = conductor(*command, str(cut))
         assert done.stderr.count("\n") <= 1 and "Traceback" not in done.stderr, done.stderr
         assert done.returncode == 2 or not done.stderr, done.stderr
+
+
+def test_ctrl_c_while_the_command_line_is_still_loading_is_one_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Loading OpenCV and the rest takes a while after `conductor` starts; a Ctrl-C then used to
+    # print Python's traceback of whichever import was running.
+    import builtins
+
+    from host.__main__ import main as conductor_main
+
+    real_import = builtins.__import__
+
+    def interrupted(name: str, *args: object, **kwargs: object) -> object:
+        if name == "host.cli":
+            raise KeyboardInterrupt
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    assert conductor_main() == 130
+    assert capsys.readouterr().err == "conductor: interrupted\n"
