@@ -34,6 +34,7 @@ import numpy as np
 
 from vision import scene
 from vision.deck_scene import spread_layout
+from vision.imaging import frame_px
 from vision.pipeline import Pipeline
 from vision.recognize import CardReferences
 from vision.scene import Look, camera_scale, difficulty, lay_table, photograph
@@ -83,7 +84,7 @@ def still_table(job: tuple[str, int, int, str, int, bool]) -> tuple[Counter[str]
                          for found in reading.cards]
             nearest = int(np.argmin(distances)) if distances else -1
             name = (reading.cards[nearest].name if distances and distances[nearest]
-                    < MATCH_PX * scene.FRAME_SIZE[0] / 1280 else None)
+                    < frame_px(MATCH_PX, scene.FRAME_SIZE[0]) else None)
             if name is not None and name != card.name:
                 counts["wrong"] += 1
                 print(f"WRONG {style} deck {deck_seed} scene {seed} {level} shot {shot}: "

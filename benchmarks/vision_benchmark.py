@@ -48,7 +48,7 @@ from host.trains.observation import TrainsObservation
 from vision import scene
 from vision.deck_scene import render_spread, spread_layout
 from vision.faces import render_face
-from vision.imaging import Image, grey, transform_points
+from vision.imaging import Image, frame_px, grey, transform_points
 from vision.pipeline import Pipeline
 from vision.recognize import CardReferences
 from vision.scene import (
@@ -148,7 +148,7 @@ camera has) is that card."""
 
 
 def _match_px() -> float:
-    return MATCH_PX * scene.FRAME_SIZE[0] / 1280
+    return frame_px(MATCH_PX, scene.FRAME_SIZE[0])
 
 
 def _near_any(centre: tuple[float, float], truth: GroundTruth) -> bool:

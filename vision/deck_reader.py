@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.cloth import ghosts, within
-from vision.imaging import Image, Matrix, Points, transform_points
+from vision.imaging import Image, Matrix, Points, frame_px, transform_points
 from vision.outline import (
     Changes,
     Outline,
@@ -111,7 +111,7 @@ class DeckReader:
         changes: Changes | None = None
         last = self._last_frame
         if last is not None and _same_table(last[1], image_to_table, self.finder,
-                                            SAME_TABLE_PX * colour.shape[1] / 1280):
+                                            frame_px(SAME_TABLE_PX, colour.shape[1])):
             changed = cv2.absdiff(shrunk, last[0]) > STILL_FRAME_GREY
             if not changed.any():
                 self.searched = []

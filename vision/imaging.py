@@ -50,6 +50,17 @@ def read_image(path: Path) -> Image:
     return np.asarray(image, dtype=np.uint8)
 
 
+SET_ON_WIDTH = 1280
+"""Width of the webcam frames (1280 x 720) on which the lengths in pixels that the recognizer
+and the rendered camera use were set: a frame of more pixels sees the same table finer."""
+
+
+def frame_px(length: float, width: int) -> float:
+    """``length`` pixels of a frame ``SET_ON_WIDTH`` wide, in a frame ``width`` pixels wide
+    (the same length on the table)."""
+    return length * width / SET_ON_WIDTH
+
+
 PHOTO_LONG_SIDE = 1920
 """Longest side a photo is read at, pixels. The table (900 mm wide) filling it is about 2 px/mm,
 the resolution the references are kept at: a 12-megapixel photo's extra pixels would only add

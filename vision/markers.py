@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.imaging import Image, Matrix, Points, grey, transform_points
+from vision.imaging import Image, Matrix, Points, frame_px, grey, transform_points
 from vision.rollecate_table import START_MARKER_ID, START_MARKER_MM
 from vision.table import MARKER_IDS, MARKER_SIZE_MM, TABLE_HEIGHT_MM, TABLE_WIDTH_MM
 
@@ -34,12 +34,7 @@ STEADY_PX = 2.5
 homography was fitted has not moved. Found again on still, noisy frames, a marker's corners
 move by up to 1.6 px on hard rendered tables (0.35-1.1 px on medium ones); a camera turned by
 a quarter of a degree moves the table's corners by about 3 px. Set at 1280 x 720; a frame of
-more pixels allows as many more (``steady_px``): the same turn of the camera."""
-
-
-def steady_px(width: int) -> float:
-    """``STEADY_PX`` for a frame ``width`` pixels wide."""
-    return STEADY_PX * width / 1280
+more pixels allows as many more (``frame_px``): the same turn of the camera."""
 
 
 def marker_image(marker_id: int, side: int) -> Image:
@@ -99,7 +94,7 @@ class TableFinder:
                 else:
                     self.extra[int(marker_id)] = points.mean(axis=0)
         self.seen = len(markers)
-        if self.seen >= 2 and not self._steady(markers, steady_px(frame.shape[1])):
+        if self.seen >= 2 and not self._steady(markers, frame_px(STEADY_PX, frame.shape[1])):
             found, _ = cv2.findHomography(
                 np.concatenate(list(markers.values())),
                 np.concatenate([_marker_corners_mm(marker_id) for marker_id in markers]))

@@ -25,7 +25,7 @@ import numpy as np
 
 from host.trains.observation import TrainsObservation
 from vision import scene
-from vision.imaging import Image, Points, transform_points
+from vision.imaging import Image, Points, frame_px, transform_points
 from vision.scene import (
     Look,
     Tabletop,
@@ -179,7 +179,7 @@ def _stop(rng: np.random.Generator, at: Points, frames: int, tremble: float) -> 
 def _finer() -> float:
     """How many times finer than 1280 x 720 the camera is (``vision.scene.FRAME_SIZE``): sizes
     and distances in pixels below were drawn for 1280 x 720 and grow with the frame."""
-    return scene.FRAME_SIZE[0] / 1280
+    return frame_px(1.0, scene.FRAME_SIZE[0])
 
 
 def _arm(rng: np.random.Generator, table_to_image: Points, first: int) -> Pass:

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.imaging import Image, Matrix, Points
+from vision.imaging import Image, Matrix, Points, frame_px
 from vision.markers import MARKER_CENTRES_MM
 from vision.table import MARKER_SIZE_MM, TABLE_HEIGHT_MM, TABLE_WIDTH_MM
 
@@ -863,7 +863,7 @@ def raw_outlines(frame: Image, card_mm: tuple[float, float]) -> list[Points]:
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     aspect = card_mm[0] / card_mm[1]
-    min_area = RAW_MIN_AREA_PX * (frame.shape[1] / 1280) ** 2
+    min_area = RAW_MIN_AREA_PX * frame_px(1.0, frame.shape[1]) ** 2
     found: list[tuple[float, Points]] = []
     for contour in contours:
         area = cv2.contourArea(contour)

@@ -18,7 +18,7 @@ from vision.deck_reader import DeckReader
 from vision.detect import THRESHOLD, FoundCard, Threshold, find_cards, window_to_image
 from vision.faces import WINDOW_HEIGHT_MM
 from vision.identify import Identity, References, rendered_references
-from vision.imaging import Image, Matrix, Points, grey, transform_points
+from vision.imaging import Image, Matrix, Points, frame_px, grey, transform_points
 from vision.markers import TableFinder
 from vision.readings import CardReading, FrameReading, Observation, TableFrame, Zones
 from vision.recognize import CardReferences
@@ -145,7 +145,7 @@ class Pipeline:
         for found in (find_cards(grey_frame, to_table, thresholds)
                       if self._deck_reader is None else ()):
             assert isinstance(self.references, References)
-            identity = (self._remembered(found, STILL_PIXELS * frame.shape[1] / 1280)
+            identity = (self._remembered(found, frame_px(STILL_PIXELS, frame.shape[1]))
                         or self.references.identify(found.patch))
             seen.append((found, identity))
             corners = found.card_corners(identity.turned)

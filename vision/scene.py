@@ -22,7 +22,7 @@ import numpy as np
 from host.deck import load_deck
 from host.trains.observation import TrainsObservation
 from vision.faces import CARD_HEIGHT_MM, CARD_WIDTH_MM, TAB_MM, card_mask, render_back, render_face
-from vision.imaging import Image, Matrix, Points, transform_points
+from vision.imaging import Image, Matrix, Points, frame_px, transform_points
 from vision.markers import marker_image
 from vision.table import (
     DRAW_PILE_MM,
@@ -384,7 +384,7 @@ def _hand(rng: np.random.Generator, table_to_image: Matrix) -> Image:
              np.array([-40, rng.uniform(0, height)]),
              np.array([width + 40, rng.uniform(0, height)])][side]
     direction = (tip - start) / max(1.0, float(np.linalg.norm(tip - start)))
-    scale = float(rng.uniform(0.8, 1.2)) * width / 1280
+    scale = float(rng.uniform(0.8, 1.2)) * frame_px(1.0, width)
     arm = int(70 * scale)
     wrist = tip - direction * 60 * scale
     cv2.line(mask, (int(start[0]), int(start[1])), (int(wrist[0]), int(wrist[1])), 255, arm)
@@ -421,7 +421,7 @@ def _expose(image: Image, look: Look, hands: Sequence[Image]) -> tuple[np.ndarra
     gain = float(still.uniform(0.85, 1.1))
     # Sizes in pixels below were drawn for 1280 x 720: a camera of more pixels sees the same
     # glare and shadows on the table, so they grow with the frame.
-    finer = width / 1280
+    finer = frame_px(1.0, width)
     if still.random() < level.shadow:
         shadow = np.zeros_like(light)
         points = (still.uniform(0, 1, (5, 2)) * [width / 8, height / 8]).astype(np.int32)
