@@ -22,9 +22,10 @@ from vision.twins import TwinClassifier, _photograph, needed_margin, resolution,
 
 
 def _references(deck: StyledDeck, leave_out: str | None = None) -> CardReferences:
-    """References enrolled from flat scans (6 px/mm) of the deck's faces."""
+    """References enrolled from flat scans (6 px/mm) of the deck's faces (whole, unless a
+    card is left out)."""
     return CardReferences(deck.deck.name, deck.card_mm, deck.scans(
-        card.id for card in deck.deck.cards if card.id != leave_out))
+        card.id for card in deck.deck.cards if card.id != leave_out), complete=leave_out is None)
 
 
 def test_a_deck_file_gives_its_card_size_and_sensible_sizes_only(tmp_path: Path) -> None:
