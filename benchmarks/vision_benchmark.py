@@ -21,7 +21,9 @@ renders the tables as a webcam with 1.5 times the pixels along each side would s
 1080: cards at 1.5 times the px/mm), for the whole pipeline, naming alone and the timings alike;
 ``--shots 8`` photographs each table 8 times in fresh
 noise and names every card at freshly jittered corners each time, a hunt for the rare wrong
-name one look misses.
+name one look misses. ``--left-out 3`` enrolls each deck without every third card (a deck
+enrolled in part: any name for a card left out is wrong); ``--decks tuned`` runs the tuning
+deck only.
 
     python benchmarks/vision_benchmark.py --scenes 500 --workers 2
     python benchmarks/vision_benchmark.py --styles --scenes 30 --workers 2
