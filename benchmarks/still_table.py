@@ -53,7 +53,7 @@ def still_table(job: tuple[str, int, int, str, int, bool]) -> tuple[Counter[str]
     """Counts and CPU milliseconds per frame for one table read ``frames`` times."""
     style, deck_seed, seed, level, frames, hands = job
     deck = styled_deck(style, deck_seed)
-    references = CardReferences(deck.deck.name, deck.card_mm, deck.scans())
+    references = CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
     look = Look.draw(seed, difficulty(level))
     table = lay_table(spread_layout(deck, seed), look, faces=deck)
     pipeline = Pipeline(deck=deck.deck.name, references=references)

@@ -21,7 +21,9 @@ renders the tables as a webcam with 1.5 times the pixels along each side would s
 1080: cards at 1.5 times the px/mm), for the whole pipeline, naming alone and the timings alike;
 ``--shots 8`` photographs each table 8 times in fresh
 noise and names every card at freshly jittered corners each time, a hunt for the rare wrong
-name one look misses.
+name one look misses. ``--left-out 3`` enrolls each deck without every third card (a deck
+enrolled in part: any name for a card left out is wrong); ``--decks tuned`` runs the tuning
+deck only.
 
     python benchmarks/vision_benchmark.py --scenes 500 --workers 2
     python benchmarks/vision_benchmark.py --styles --scenes 30 --workers 2
@@ -204,11 +206,27 @@ def still_latency(tables: int = 10, frames: int = 12) -> tuple[float, float]:
     return statistics.median(times), 1000 * len(times) / sum(times)
 
 
+LEFT_OUT = 0
+"""With ``--left-out N``: every Nth card of a deck (the Nth, the 2Nth...) is not enrolled (0:
+every card is)."""
+
+
+def _worker(scale: float, left_out: int) -> None:
+    """A scenes' worker: the camera's scale and the cards left out of enrollment."""
+    global LEFT_OUT
+    camera_scale(scale)
+    LEFT_OUT = left_out
+
+
 @lru_cache(maxsize=8)
 def _styled(style: str, seed: int) -> tuple[StyledDeck, CardReferences]:
-    """A foreign deck and its references, enrolled from flat 6 px/mm scans of its faces."""
+    """A foreign deck and its references, enrolled from flat 6 px/mm scans of its faces (all
+    but every ``LEFT_OUT``th card, when set)."""
     deck = styled_deck(style, seed)
-    return deck, CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
+    cards = [card.id for index, card in enumerate(deck.deck.cards)
+             if not LEFT_OUT or (index + 1) % LEFT_OUT]
+    return deck, CardReferences(deck.deck.name, deck.card_mm, deck.scans(cards),
+                                complete=not LEFT_OUT)
 
 
 def score_styled(job: tuple[str, int, int, str]) -> Counter[str]:
@@ -416,19 +434,23 @@ def styled_latency(frames: int) -> None:
 
 def styles_report(scenes: int, workers: int, naming: bool = False,
                   styles: tuple[str, ...] = STYLES, cloth: bool = False, scale: float = 1.0,
-                  shots: int = 1) -> None:
+                  shots: int = 1, decks: str = "both", left_out: int = 0) -> None:
     """Print recall, correct, wrong, unknown and ghosts per deck style and level (``naming``:
     naming alone, at the true corners, with the time per card instead of ghosts; ``cloth``:
     the empty table looked at first; ``scale``: a webcam with that many times the pixels,
-    ``camera_scale``; ``shots``: with ``naming``, photographs a table, ``name_styled``)."""
+    ``camera_scale``; ``shots``: with ``naming``, photographs a table, ``name_styled``;
+    ``decks``: tuned, held-out or both; ``left_out``: ``LEFT_OUT``)."""
     print(f"{'style':<10} {'decks':<9} {'level':<7} {'scenes':>6} {'cards':>6} {'recall':>7} "
           f"{'correct':>8} {'wrong':>6} {'unknown':>8} " +
           ("ms/card" if naming else f"{'ghosts':>7} {'named':>6}"))
     grand: Counter[str] = Counter()
-    with Pool(workers, initializer=camera_scale, initargs=(scale,)) as pool:
+    chosen = decks
+    with Pool(workers, initializer=_worker, initargs=(scale, left_out)) as pool:
         for style in styles:
             for decks, deck_seeds, first_scene in (("tuned", (1,), 300),
                                                    ("held-out", (100, 101, 102, 103), 5000)):
+                if chosen not in ("both", decks):
+                    continue
                 for level in DIFFICULTIES:
                     jobs = [(style, deck_seeds[index % len(deck_seeds)], first_scene + index,
                              level) for index in range(scenes)]
@@ -475,7 +497,14 @@ def main() -> None:
     parser.add_argument("--shots", type=int, default=1,
                         help="with --styles --naming: photographs of each table, in fresh "
                              "noise, every card jittered afresh (a hunt for rare wrong names)")
+    parser.add_argument("--decks", choices=("both", "tuned", "held-out"), default="both",
+                        help="with --styles: the tuning deck, the held-out decks or both")
+    parser.add_argument("--left-out", type=int, default=0, metavar="N",
+                        help="with --styles --naming: enroll a deck without every Nth card "
+                             "(a deck enrolled in part: any name for one of them is wrong)")
     args = parser.parse_args()
+    if args.left_out and not (args.styles and args.naming and args.left_out >= 2):
+        parser.error("--left-out takes 2 or more, with --styles --naming")
     if args.shots != 1 and not (args.styles and args.naming and args.shots >= 1):
         parser.error("--shots takes 1 or more, with --styles --naming")
     if not 0.25 <= args.scale <= 4:
@@ -487,7 +516,7 @@ def main() -> None:
             styled_latency(args.frames)
         if args.scenes > 0:
             styles_report(args.scenes, args.workers, args.naming, tuple(args.style or STYLES),
-                          args.cloth, args.scale, args.shots)
+                          args.cloth, args.scale, args.shots, args.decks, args.left_out)
         return
 
     if args.frames > 0:

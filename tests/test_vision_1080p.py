@@ -26,7 +26,7 @@ HD = 1.5
 def bordered() -> tuple[StyledDeck, CardReferences]:
     """The white-bordered tuning deck and its references, enrolled from flat scans."""
     deck = styled_deck("bordered", 1)
-    return deck, CardReferences(deck.deck.name, deck.card_mm, deck.scans())
+    return deck, CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
 
 
 @pytest.fixture

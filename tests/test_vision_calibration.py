@@ -48,7 +48,7 @@ class Table:
 def table(tmp_path_factory: pytest.TempPathFactory) -> Table:
     folder = tmp_path_factory.mktemp("calibration")
     deck = styled_deck("rollecate", 1)
-    references = CardReferences(deck.deck.name, deck.card_mm, deck.scans())
+    references = CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
     references.learn_twins(((8, 8), (9, 9)))  # two resolutions: seconds, not minutes
     references.save(folder / "refs.npz")
     image, truth = render_spread(deck, SEED, LEVEL)

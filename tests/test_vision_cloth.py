@@ -20,7 +20,8 @@ from vision.styles import StyledDeck, styled_deck
 def _references(deck: StyledDeck, leave_out: tuple[str, ...] = ()) -> CardReferences:
     """References enrolled from flat scans (6 px/mm) of the deck's faces."""
     return CardReferences(deck.deck.name, deck.card_mm, deck.scans(
-        card.id for card in deck.deck.cards if card.id not in leave_out))
+        card.id for card in deck.deck.cards if card.id not in leave_out),
+        complete=not leave_out)
 
 
 def _homography(frame: Image) -> Matrix:

@@ -18,7 +18,7 @@ from vision.table import Placement
 
 def _references(deck: StyledDeck) -> CardReferences:
     """References enrolled from flat scans (6 px/mm) of the deck's faces."""
-    return CardReferences(deck.deck.name, deck.card_mm, deck.scans())
+    return CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
 
 
 def _homography(frame: Image) -> Matrix:

@@ -129,7 +129,8 @@ def test_an_unsure_twin_skips_the_pair_check(verdict: float,
     for check in (-3.0, 0.0, 0.5, 5.0, np.inf):
         assert vision.twin_check.agreed(verdict, check) <= 0, (verdict, check)
     deck = styled_deck("artwork", 1)
-    references = vision.recognize.CardReferences(deck.deck.name, deck.card_mm, deck.scans())
+    references = vision.recognize.CardReferences(deck.deck.name, deck.card_mm, deck.scans(),
+                                                   complete=True)
     image, truth = render_spread(deck, 4101, "easy")
     which_twin = vision.recognize.CardReferences._which_twin
 

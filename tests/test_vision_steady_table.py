@@ -22,7 +22,7 @@ from vision.styles import StyledDeck, styled_deck
 
 def _references(deck: StyledDeck) -> CardReferences:
     """References enrolled from flat scans (6 px/mm) of the deck's faces."""
-    return CardReferences(deck.deck.name, deck.card_mm, deck.scans())
+    return CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
 
 
 def _table(seed: int, level: str) -> tuple[StyledDeck, Tabletop]:

@@ -185,7 +185,9 @@ class CardReferences:
         self.complete = complete
         """Every card of the deck is enrolled: a card on the table is one of these, so one
         that shares most of another's look need lie only ``STRANGER_REACH`` of the way
-        towards its own."""
+        towards its own. In a deck enrolled in part a named twin must also look like itself in
+        every region where it differs from another twin (``vision.twin_check.EVERY_REGION``):
+        a card left out may be one more twin."""
         self.card_mm = (float(card_mm[0]), float(card_mm[1]))
         size = self._size(REF_PX_PER_MM)
         names, stored = [], []
@@ -311,11 +313,17 @@ class CardReferences:
             if sure > 0:
                 # At or below 0 the card is unnamed whatever the check says (``agreed`` never
                 # lifts a verdict above 0): no need to compare the references.
-                check = min((self._pairs.clear(frame, ways[turned], best, other,
-                                               other_flip != flip)
-                             for other, other_flip in group
-                             if self.names[other] != self.names[best]), default=np.inf)
+                others = [(other, other_flip != flip) for other, other_flip in group
+                          if self.names[other] != self.names[best]]
+                check = min((self._pairs.clear(frame, ways[turned], best, *other)
+                             for other in others), default=np.inf)
                 sure = agreed(sure, check)
+                if not self.complete:
+                    # A card left out of enrollment may be one more twin: it must look like
+                    # the named twin in every region where the twins differ.
+                    sure = min([sure, *(self._pairs.clear_everywhere(frame, ways[turned],
+                                                                     best, *other)
+                                        for other in others)])
         else:
             sure = 1.0
         # ...and no other card of the deck may come near it.
