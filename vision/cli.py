@@ -37,7 +37,7 @@ from vision.readings import Zones
 from vision.recognize import (
     COMMON_RUNGS,
     LADDER_PX_PER_MM,
-    WEBCAM_ASSUMPTION,
+    WEBCAM_VIEWS,
     CardReferences,
     Group,
     too_alike,
@@ -111,13 +111,16 @@ def _report(faces: CardReferences, deck: str, cards: list[str]) -> None:
     missing = [name for name in cards if name not in pictures]
     if missing:
         # Their own names are never given, but no picture says what they look like: a card of
-        # theirs that shares another's artwork can be named as that card (docs/vision.md, Limits).
-        print(f"not enrolled: {', '.join(missing)} (never named; but one of them on the table "
-              "may be taken for a card that looks like it: enroll every card in play)")
-    pairs = too_alike(faces)
-    print(f"too alike to tell apart, assuming {WEBCAM_ASSUMPTION}: "
-          + (", ".join(f"{a} / {b}{' (turned)' if turned else ''}" for a, b, turned in pairs)
-             or "none"))
+        # theirs whose only look-alike is enrolled is told from it by the whole-card match
+        # alone (docs/vision.md, Limits).
+        print(f"not enrolled: {', '.join(missing)} (never named; but a deck enrolled in part "
+              "names fewer look-alike cards, and cannot rule out taking a card left out for one "
+              "that looks like it: enroll every card in play)")
+    for camera, px_per_mm in WEBCAM_VIEWS:
+        pairs = too_alike(faces, px_per_mm)
+        print(f"too alike to tell apart, assuming {camera}: "
+              + (", ".join(f"{a} / {b}{' (turned)' if turned else ''}" for a, b, turned in pairs)
+                 or "none"))
 
 
 def _identify(args: argparse.Namespace) -> int:

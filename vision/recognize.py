@@ -570,8 +570,13 @@ def _learnt(job: tuple[list[Image], tuple[float, float], list[Box], Rungs]) -> S
 WEBCAM_PX_PER_MM = 0.9
 """Resolution a card is assumed seen at when judging whether two cards can be told apart: a
 1280 x 720 webcam with a 70 degree field of view, 1.0 m above the table."""
-WEBCAM_ASSUMPTION = "a 1280x720 webcam with a 70 degree view 1.0 m above the table (0.9 px/mm)"
-"""The same, in words for the enrollment report."""
+WEBCAM_VIEWS = (
+    ("a 1920x1080 webcam with a 70 degree view 1.0 m above the table (1.35 px/mm)",
+     1.5 * WEBCAM_PX_PER_MM),
+    ("a 1280x720 one (0.9 px/mm)", WEBCAM_PX_PER_MM),
+)
+"""The cameras the enrollment report judges pairs for, in words and px/mm: the 1080p a webcam is
+asked for (``vision.camera.WEBCAM_MODE``) and the 720p many give."""
 def too_alike(references: CardReferences, px_per_mm: float = WEBCAM_PX_PER_MM
               ) -> list[tuple[str, str, bool]]:
     """Pairs of enrolled cards (name, name, second turned) the camera will not tell apart at
