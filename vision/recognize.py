@@ -315,15 +315,13 @@ class CardReferences:
                 # lifts a verdict above 0): no need to compare the references.
                 others = [(other, other_flip != flip) for other, other_flip in group
                           if self.names[other] != self.names[best]]
-                check = min((self._pairs.clear(frame, ways[turned], best, *other)
-                             for other in others), default=np.inf)
-                sure = agreed(sure, check)
+                cleared = [self._pairs.clear(frame, ways[turned], best, *other)
+                           for other in others]
+                sure = agreed(sure, min((clear.weighed for clear in cleared), default=np.inf))
                 if not self.complete:
                     # A card left out of enrollment may be one more twin: it must look like
                     # the named twin in every region where the twins differ.
-                    sure = min([sure, *(self._pairs.clear_everywhere(frame, ways[turned],
-                                                                     best, *other)
-                                        for other in others)])
+                    sure = min([sure, *(clear.worst for clear in cleared)])
         else:
             sure = 1.0
         # ...and no other card of the deck may come near it.

@@ -10,6 +10,8 @@ margin (a wrong name is far worse than none).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -91,6 +93,17 @@ def agreed(classifier: float, check: float) -> float:
                min(classifier / SURE_CLASSIFIER, check / SURE_CHECK))
 
 
+class Clear(NamedTuple):
+    """How far past what it demands a card lies towards a named twin from another (1 is just
+    enough, below 1 not enough)."""
+
+    weighed: float
+    """On all the regions where the two differ, weighed by size (``MIN_BALANCE``)."""
+    worst: float
+    """In the region where it lies least towards it (``EVERY_REGION``: a deck enrolled in
+    part)."""
+
+
 class PairCheck:
     """Where a card lies between two near twins, judged on their references alone."""
 
@@ -106,38 +119,25 @@ class PairCheck:
         self._blur_cache: dict[tuple[int, bool, PixelBox, float], Floats] = {}
         self._tellable_cache: dict[tuple[int, int, bool, float], bool] = {}
 
-    def clear(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool) -> float:
+    def clear(self, frame: Image, corners: Points, mine: int, theirs: int,
+              flip: bool) -> Clear:
         """How far past what naming demands the card at ``corners`` (reference ``mine``'s way
-        round) lies towards ``mine`` from its twin ``theirs`` (turned if ``flip``): 1 is just
-        enough, below 1 not enough."""
+        round) lies towards ``mine`` from its twin ``theirs`` (turned if ``flip``), on all
+        the regions where they differ weighed by size and in the worst of them (``Clear``)."""
         scale = float(np.hypot(*(corners[1] - corners[0]))) / self.card_mm[0]
         if not self._tellable(mine, theirs, flip, scale):
-            return 0.0  # at this card's resolution the two differ by less than the noise
-        needs = MIN_BALANCE if scale >= LOW_RESOLUTION else MIN_BALANCE_LOW
-        return self.balance(frame, corners, mine, theirs, flip, scale) / needs
-
-    def clear_everywhere(self, frame: Image, corners: Points, mine: int, theirs: int,
-                         flip: bool) -> float:
-        """How far past ``EVERY_REGION`` the card at ``corners`` lies towards ``mine`` from
-        ``theirs`` in the region where it lies least towards it (1 is just enough)."""
-        scale = float(np.hypot(*(corners[1] - corners[0]))) / self.card_mm[0]
-        if not self._tellable(mine, theirs, flip, scale):
-            return 0.0
+            return Clear(0.0, 0.0)  # at this card's resolution the two differ by less than noise
         regions = self._regions_read(frame, corners, mine, theirs, flip, scale)
-        return min(((mine_score - their_score) / max(2 * (1 - alike), 1e-3)
-                    for _, mine_score, their_score, alike in regions), default=0.0) / EVERY_REGION
-
-    def balance(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
-                scale: float) -> float:
-        """Where the card lies between twins ``mine`` and ``theirs`` (-0.5 to 0.5), read where
-        they differ at the references' resolution, the regions' correlations weighed by
-        size."""
         totals, weights = np.zeros(3), 0.0
-        for weight, *scores in self._regions_read(frame, corners, mine, theirs, flip, scale):
+        for weight, *scores in regions:
             weights += weight
             totals += weight * np.array(scores)
         mine_score, their_score, alike = totals / max(weights, 1.0)
-        return float((mine_score - their_score) / max(2 * (1 - alike), 1e-3))
+        weighed = float((mine_score - their_score) / max(2 * (1 - alike), 1e-3))
+        worst = min(((mine_one - their_one) / max(2 * (1 - alike_one), 1e-3)
+                     for _, mine_one, their_one, alike_one in regions), default=0.0)
+        needs = MIN_BALANCE if scale >= LOW_RESOLUTION else MIN_BALANCE_LOW
+        return Clear(weighed / needs, worst / EVERY_REGION)
 
     def _regions_read(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
                       scale: float) -> list[tuple[float, float, float, float]]:
