@@ -40,7 +40,10 @@ from vision.table import (
 FRAME_SIZE = (1280, 720)
 """Width and height of rendered camera frames."""
 CANVAS_PX_PER_MM = 1.6
-"""Resolution of the top-down drawing the camera view is made from."""
+"""Resolution of the top-down drawing the camera view is made from (``camera_scale`` changes
+it)."""
+SET_ON_CANVAS_PX_PER_MM = CANVAS_PX_PER_MM
+"""The drawing's resolution for a 1280 x 720 camera, on which its sizes in pixels were set."""
 CLOTH_MARGIN_MM = 130.0
 """How far the tablecloth reaches beyond the markers."""
 UNDER = "under"
@@ -190,7 +193,12 @@ def camera_scale(factor: float) -> None:
     the camera's own pixels: the same class of webcam, with a sensor of more pixels."""
     global FRAME_SIZE, CANVAS_PX_PER_MM
     FRAME_SIZE = (round(1280 * factor), round(720 * factor))
-    CANVAS_PX_PER_MM = 1.6 * factor
+    CANVAS_PX_PER_MM = SET_ON_CANVAS_PX_PER_MM * factor
+
+
+def _canvas_finer() -> float:
+    """How many times finer than for a 1280 x 720 camera the drawing is (``camera_scale``)."""
+    return CANVAS_PX_PER_MM / SET_ON_CANVAS_PX_PER_MM
 
 
 @contextmanager
@@ -243,7 +251,7 @@ def _cloth(look: Look, shape: tuple[int, int]) -> Image:
     rng = np.random.default_rng([look.seed, 11])
     # Drawn at the same resolution whatever the canvas's (``camera_scale``), so the cloth's
     # pattern is the same size on the table.
-    finer = CANVAS_PX_PER_MM / 1.6
+    finer = _canvas_finer()
     height, width = round(shape[0] / finer) // 4, round(shape[1] / finer) // 4
     base = rng.uniform(40, 200, 3)
     wobble = cv2.resize(rng.normal(0, 1, (height // 16 + 2, width // 16 + 2)).astype(np.float32),
@@ -515,7 +523,7 @@ def lay_table(cards: Sequence[LaidCard], look: Look, pieces: Sequence[Piece] = (
     layer = canvas.copy()
     for laid in cards:
         _paste(layer, cover, laid, faces)
-    finer = CANVAS_PX_PER_MM / 1.6  # the shadow's size on the table at any canvas resolution
+    finer = _canvas_finer()  # the shadow's size on the table at any canvas resolution
     shade = cv2.GaussianBlur(cv2.resize(cover, small, interpolation=cv2.INTER_AREA), (0, 0),
                              1.2 * finer)
     shade = np.roll(shade, (round(2 * finer), round(finer)), axis=(0, 1))
