@@ -13,7 +13,6 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TextIO
 
 from host.board.events import ButtonPress, DiceRoll
@@ -35,7 +34,7 @@ from host.table_loop import (
     WebEntry,
     ctrl_c_heard,
 )
-from vision.camera import CameraFrame, VideoCamera, open_webcam
+from vision.camera import CameraFrame
 
 CAMERA_SILENCE_SECONDS = 2.0
 """No frame for this long means the camera is gone (unplugged, covered lens driver hang)."""
@@ -54,27 +53,6 @@ TERMINAL_COMMANDS = {
 @dataclass(frozen=True)
 class VideoEnded(Stop):
     """The video file ended (a Stop the players did not ask for)."""
-
-
-def open_camera(spec: str) -> Callable[[], Iterable[CameraFrame]]:
-    """What ``--camera`` names: a webcam index or a video file; returns a way to (re)open it."""
-    if spec.isdigit():
-        index = int(spec)
-        # Fail now, with one line, on a camera that is not there: later a missing camera only
-        # looks "lost" and the game would wait for it for ever.
-        try:
-            open_webcam(index).close()
-        except BadInputError:
-            raise BadInputError(
-                f"cannot open camera {index}: plug it in, or give --camera with another index "
-                "or a video file"
-            ) from None
-        return lambda: VideoCamera(index)
-    path = Path(spec)
-    if not path.is_file():
-        raise BadInputError(f"no camera or video file {spec!r} (give a camera index or a file)")
-    VideoCamera(path)  # fail now, with one line, on a file OpenCV cannot read
-    return lambda: VideoCamera(path)
 
 
 def camera_thread(

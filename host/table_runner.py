@@ -23,12 +23,12 @@ from host.camera_feed import CameraFeed, watch
 from host.context import AppContext
 from host.deck_choice import OWN_FACES, DeckChoice
 from host.errors import BadInputError
-from host.play import control_threads, open_camera, play_table, terminal_input
+from host.play import control_threads, play_table, terminal_input
 from host.session import Session
 from host.table_game import DemoTable, Scene, TableGame
 from host.table_loop import BoardInput, Event, TableLoop, TableSeen
 from vision.calibration import EmptyTable
-from vision.camera import CameraFrame, RenderedCamera
+from vision.camera import CameraFrame, RenderedCamera, camera_opener
 
 Game = TableGame[Any]
 
@@ -69,7 +69,7 @@ def play(game: Game, players: int, first: int, app: AppContext,
             return play_on_web(game, players, first, app, lights)
     if game.pipeline is None:
         raise BadInputError(f"{game.title} has no play yet: the camera cannot read its table")
-    opener = open_camera(app.camera)
+    opener = camera_opener(app.camera)
     with board_lights(app.board, app.say) as lights:
         return play_at_table(game, players, first, app, opener, lights, deck=deck,
                              calibration=calibration)
@@ -98,7 +98,7 @@ def resume(game: Game, game_id: int, app: AppContext, calibration: Path | None =
     if empty is not None:
         app.say(f"the calibrated empty table: {empty.path}, as when the game started")
     _say(app, game.show(session.referee))
-    opener = open_camera(app.camera)
+    opener = camera_opener(app.camera)
     with board_lights(app.board, app.say) as lights:
         return play_at_table(game, session.referee.turn_indicator().seats, 0, app, opener,
                              lights, resumed=session, deck=deck, calibration=empty)

@@ -18,7 +18,6 @@ from host.board.pictures import picture_for
 from host.cli import main
 from host.context import AppContext
 from host.journal import Journal
-from host.play import open_camera
 from host.rollecate.observation import is_event
 from host.rollecate.referee import open_referee
 from host.session import Session
@@ -26,7 +25,7 @@ from host.table_loop import BoardInput, PlayerControl, TableLoop, TableSeen
 from host.table_runner import play_at_table, resume
 from host.tables.rollecate import GAME, demo_table, typed_line
 from host.turns import TurnIndicator
-from vision.camera import CameraFrame, RenderedCamera
+from vision.camera import CameraFrame, RenderedCamera, camera_opener
 
 SEED = 3  # seat 0 builds a 4 in the first turn: four dice
 
@@ -98,7 +97,7 @@ def test_a_table_game_cut_off_before_its_dice_resumes_asking_for_them(tmp_path: 
     with Journal(db) as journal:
         app = AppContext(out=out, journal=journal, camera=str(video), board="none")
         # The game is played until the build stands; then the app is gone (the video ends).
-        assert play_at_table(GAME, 2, 0, app, open_camera(str(video)), None) == 0
+        assert play_at_table(GAME, 2, 0, app, camera_opener(str(video)), None) == 0
         game_id = journal.games()[-1].id
     assert "roll 4 dice" in out.getvalue() and "type the dice" in out.getvalue()
     again = io.StringIO()

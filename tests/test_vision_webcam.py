@@ -10,8 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from host.play import open_camera
-from vision.camera import WEBCAM_LEAST, WEBCAM_MODE, VideoCamera, open_webcam
+from vision.camera import WEBCAM_LEAST, WEBCAM_MODE, VideoCamera, camera_opener, open_webcam
 
 MJPG = cv2.VideoWriter.fourcc(*"MJPG")
 YUYV = cv2.VideoWriter.fourcc(*"YUYV")
@@ -82,7 +81,7 @@ def test_a_webcam_that_gives_less_is_said_in_one_line_and_the_game_goes_on(
         return opened[-1]
 
     monkeypatch.setattr(cv2, "VideoCapture", small_webcam)
-    reopen = open_camera("0")  # what `play --camera 0` does before the game starts
+    reopen = camera_opener("0")  # what `play --camera 0` does before the game starts
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith("conductor: camera 0 gives 640 x 480 pixels (1920 x 1080 asked for)")

@@ -10,7 +10,7 @@ whole pipeline with.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -199,6 +199,29 @@ def open_webcam(index: int) -> VideoCamera:
     if shortfall is not None:
         warn(shortfall)
     return camera
+
+
+def camera_opener(spec: str) -> Callable[[], VideoCamera]:
+    """What ``--camera`` names, a webcam index or a video file, checked now: a way to (re)open
+    it. BadInputError, one line, if it cannot be opened (later a missing camera would only look
+    "lost", and a game would wait for it for ever)."""
+    if spec.isdigit():
+        index = int(spec)
+        try:
+            # Looked at (a webcam giving less than asked is said once, here), then let go
+            # until the caller opens it.
+            open_webcam(index).close()
+        except BadInputError:
+            raise BadInputError(
+                f"cannot open camera {index}: plug it in, or give --camera with another index "
+                "or a video file"
+            ) from None
+        return lambda: VideoCamera(index)
+    path = Path(spec)
+    if not path.is_file():
+        raise BadInputError(f"no camera or video file {spec!r} (give a camera index or a file)")
+    VideoCamera(path).close()  # a file OpenCV cannot read fails now
+    return lambda: VideoCamera(path)
 
 
 def _ask_for_mode(capture: Capture) -> None:

@@ -28,7 +28,7 @@ from vision.calibration import (
     default_calibration,
     save_calibration,
 )
-from vision.camera import CameraFrame, RenderedCamera, VideoCamera, open_webcam
+from vision.camera import CameraFrame, RenderedCamera, camera_opener
 from vision.deck_references import DECKS, deck_references
 from vision.imaging import read_image, scaled_for_reading, size_read, write_image
 from vision.pipeline import Pipeline
@@ -173,12 +173,7 @@ def _demo_game() -> list[TrainsObservation]:
 def _frames(source: str) -> Iterable[CameraFrame]:
     if source == "rendered":
         return RenderedCamera(_demo_game(), seed=1, level="easy")
-    if source.isdigit():
-        return open_webcam(int(source))
-    path = Path(source)
-    if not path.is_file():
-        raise BadInputError(f"no camera or video file {source!r}")
-    return VideoCamera(path)
+    return camera_opener(source)()
 
 
 def _calibrate(args: argparse.Namespace) -> int:
