@@ -23,6 +23,9 @@ from vision.twins import _band_pass, _standard, card_to_image, sample_box
 Floats = npt.NDArray[np.float32]
 PixelBox = tuple[int, int, int, int]
 """x0, y0, x1, y1 in reference pixels."""
+Region = tuple[float, float, float, float]
+"""A region where two twins differ, read: its size, the card's correlation with each twin and
+theirs with each other."""
 
 MIN_BALANCE = 0.17
 """How far towards the named twin, from halfway to another's (0) to the twin itself (0.5), a
@@ -108,6 +111,19 @@ def agreed(classifier: float, check: float) -> float:
                min(classifier / SURE_CLASSIFIER, check / SURE_CHECK))
 
 
+def _balance(regions: list[Region]) -> tuple[float, float]:
+    """How far towards the first twin, from halfway to the second (0) to the first itself
+    (0.5), a card lies on its regions weighed by size, and in the one where it lies least."""
+    totals, weights = np.zeros(3), 0.0
+    for weight, *scores in regions:
+        weights += weight
+        totals += weight * np.array(scores)
+    mine, theirs, alike = totals / max(weights, 1.0)
+    worst = min(((mine_one - their_one) / max(2 * (1 - alike_one), 1e-3)
+                 for _, mine_one, their_one, alike_one in regions), default=0.0)
+    return float((mine - theirs) / max(2 * (1 - alike), 1e-3)), float(worst)
+
+
 class Clear(NamedTuple):
     """How far past what it demands a card lies towards a named twin from another (1 is just
     enough, below 1 not enough)."""
@@ -145,21 +161,21 @@ class PairCheck:
         if not self._tellable(mine, theirs, flip, scale):
             # At this card's resolution the two differ by less than noise.
             return Clear(0.0, 0.0, 0.0)
-        blur, regions = self._regions_read(frame, corners, mine, theirs, flip, scale)
-        totals, weights = np.zeros(3), 0.0
-        for weight, *scores in regions:
-            weights += weight
-            totals += weight * np.array(scores)
-        mine_score, their_score, alike = totals / max(weights, 1.0)
-        weighed = float((mine_score - their_score) / max(2 * (1 - alike), 1e-3))
-        worst = min(((mine_one - their_one) / max(2 * (1 - alike_one), 1e-3)
-                     for _, mine_one, their_one, alike_one in regions), default=0.0)
+        blur, regions, sharp = self._regions_read(frame, corners, mine, theirs, flip, scale)
+        weighed, worst = _balance(regions)
+        # The blur that fits best can blur the twins until they are all but one, where noise
+        # seems a balance: a card that leans to the other twin on the sharpest references,
+        # which keep the most of where they differ, is not cleared whatever the blur says.
+        leaning, _ = _balance(sharp)
+        if leaning < 0:
+            weighed, worst = min(weighed, leaning), min(worst, leaning)
         needs = MIN_BALANCE if scale >= LOW_RESOLUTION else MIN_BALANCE_LOW
         return Clear(weighed / needs, worst / EVERY_REGION, blur)
 
     def _regions_read(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
-                      scale: float) -> tuple[float, list[tuple[float, float, float, float]]]:
-        """The camera's blur (pixels) and, for each region where twins ``mine`` and
+                      scale: float) -> tuple[float, list[Region], list[Region]]:
+        """The camera's blur (pixels), and read with the references blurred by it and by the
+        sharpest of ``CAMERA_BLURS``: for each region where twins ``mine`` and
         ``theirs`` differ: its size, the card's correlation with each and theirs with each
         other. Each region is aligned once for both references, on its surroundings (what
         the twins share), so neither can slide its strokes onto the card's. The references
@@ -178,7 +194,8 @@ class PairCheck:
                       grown[2] / self._px_per_mm, grown[3] / self._px_per_mm)
             observed = _band_pass(sample_box(frame, to_picture, box_mm, slack + 4))[4:-4, 4:-4]
             seen.append((box, grown, observed))
-        best: tuple[float, float, list[tuple[float, float, float, float]]] = (-np.inf, 0.0, [])
+        best: tuple[float, float, list[Region]] = (-np.inf, 0.0, [])
+        sharp: list[Region] = []
         for camera in CAMERA_BLURS:
             blur = self._reference_blur(camera, scale)
             fits, regions = 0.0, []
@@ -197,9 +214,10 @@ class PairCheck:
                 fits += float(most) * ours.size
                 regions.append((float(ours.size), float(look @ ours), float(look @ yours),
                                 float(ours @ yours)))
+            sharp = sharp or regions
             if fits > best[0]:
                 best = (fits, camera, regions)
-        return best[1:]
+        return best[1], best[2], sharp
 
     def _reference_blur(self, camera: float, scale: float) -> float:
         """A blur of ``camera`` pixels of a camera seeing the card at ``scale`` px/mm, in
