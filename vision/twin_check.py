@@ -73,10 +73,10 @@ table's camera (1-1.8 px, and its pixels and JPEG add about 0.4) and left a righ
 of the balance. Measured on deck seed 1 (naming at jittered true corners, tables 300-305,
 artwork, Trains and Rollecate looks, medium and hard, 1920 x 1080): of the right twins the
 classifier was sure of, a fixed 0.6 px left 188 short of the balance, a fixed 1.1 px 115,
-the blur fitted on each card 78. None of the classifier's wrong picks was named: the surest
-reached 0.83 of what ``agreed`` demands (0.65 before). At 720p two artwork cards read as their
-twin lay 2.5-2.8 balances the wrong way (references blurred until they correlate 0.92-0.99
-where they differ), refused by the classifier alone."""
+the blur fitted on each card 78. Blurred that far, twins can correlate 0.92-0.99 where they
+differ and noise seems a balance (two 720p artwork cards lay 2.5-2.8 balances towards the
+wrong twin; a full-pipeline 1080p one 3.6-5.5, named wrong): so a card that leans to the
+other twin on the sharpest references is not cleared (``PairCheck.clear``)."""
 TELL_APART_GREY = 18.0
 """Grey levels by which two cards must differ somewhere (3 x 3 pixels averaged, at the
 camera's resolution) to be told apart."""
