@@ -4,8 +4,9 @@ The twin classifier (``vision.twins``) learns from simulated photographs, and si
 flatters: it leaves out glare, uneven light and a JPEG's worst, so a few cards it was very
 sure of were the other twin. This check knows nothing of simulation: it reads the regions
 where two twins differ, aligned on what they share round them, and correlates them with both
-references blurred as the camera blurs. A twin is named only when both agree, each by its own
-margin (a wrong name is far worse than none).
+references blurred as the camera blurs that card (``CAMERA_BLURS``: measured on it, in the
+camera's own pixels, so the model follows the resolution). A twin is named only when both
+agree, each by its own margin (a wrong name is far worse than none).
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from vision.twins import _band_pass, _standard, card_to_image, sample_box
 Floats = npt.NDArray[np.float32]
 PixelBox = tuple[int, int, int, int]
 """x0, y0, x1, y1 in reference pixels."""
+Region = tuple[float, float, float, float]
+"""A region where two twins differ, read: its size, the card's correlation with each twin and
+theirs with each other."""
 
 MIN_BALANCE = 0.17
 """How far towards the named twin, from halfway to another's (0) to the twin itself (0.5), a
@@ -59,6 +63,20 @@ the twins share there: a badge's rim, the other digit)."""
 REGION_SHARE = 0.35
 """A region: where two references differ by at least this share of their largest difference
 (smoothed), grown by a millimetre."""
+CAMERA_BLURS = (0.5, 0.8, 1.1, 1.4, 1.7, 2.0)
+"""Blurs (Gaussian sigma, in the camera's own pixels) the references are tried at; a card is
+compared with both twins at the one under which both fit it best round where they differ
+(the same for both, so it favours neither). A webcam's blur is its lens, its pixels and its
+JPEG, the same in its own pixels whatever the frame size, so in millimetres it shrinks as the
+card grows in the picture; a blur fixed at 0.6 px (before) was far sharper than a hard
+table's camera (1-1.8 px, and its pixels and JPEG add about 0.4) and left a right read short
+of the balance. Measured on deck seed 1 (naming at jittered true corners, tables 300-305,
+artwork, Trains and Rollecate looks, medium and hard, 1920 x 1080): of the right twins the
+classifier was sure of, a fixed 0.6 px left 188 short of the balance, a fixed 1.1 px 115,
+the blur fitted on each card 78. Blurred that far, twins can correlate 0.92-0.99 where they
+differ and noise seems a balance (two 720p artwork cards lay 2.5-2.8 balances towards the
+wrong twin; a full-pipeline 1080p one 3.6-5.5, named wrong): so a card that leans to the
+other twin on the sharpest references is not cleared (``PairCheck.clear``)."""
 TELL_APART_GREY = 18.0
 """Grey levels by which two cards must differ somewhere (3 x 3 pixels averaged, at the
 camera's resolution) to be told apart."""
@@ -93,6 +111,19 @@ def agreed(classifier: float, check: float) -> float:
                min(classifier / SURE_CLASSIFIER, check / SURE_CHECK))
 
 
+def _balance(regions: list[Region]) -> tuple[float, float]:
+    """How far towards the first twin, from halfway to the second (0) to the first itself
+    (0.5), a card lies on its regions weighed by size, and in the one where it lies least."""
+    totals, weights = np.zeros(3), 0.0
+    for weight, *scores in regions:
+        weights += weight
+        totals += weight * np.array(scores)
+    mine, theirs, alike = totals / max(weights, 1.0)
+    worst = min(((mine_one - their_one) / max(2 * (1 - alike_one), 1e-3)
+                 for _, mine_one, their_one, alike_one in regions), default=0.0)
+    return float((mine - theirs) / max(2 * (1 - alike), 1e-3)), float(worst)
+
+
 class Clear(NamedTuple):
     """How far past what it demands a card lies towards a named twin from another (1 is just
     enough, below 1 not enough)."""
@@ -102,6 +133,8 @@ class Clear(NamedTuple):
     worst: float
     """In the region where it lies least towards it (``EVERY_REGION``: a deck enrolled in
     part)."""
+    blur: float
+    """The camera's blur measured on the card (of ``CAMERA_BLURS``, camera pixels)."""
 
 
 class PairCheck:
@@ -126,31 +159,33 @@ class PairCheck:
         the regions where they differ weighed by size and in the worst of them (``Clear``)."""
         scale = float(np.hypot(*(corners[1] - corners[0]))) / self.card_mm[0]
         if not self._tellable(mine, theirs, flip, scale):
-            return Clear(0.0, 0.0)  # at this card's resolution the two differ by less than noise
-        regions = self._regions_read(frame, corners, mine, theirs, flip, scale)
-        totals, weights = np.zeros(3), 0.0
-        for weight, *scores in regions:
-            weights += weight
-            totals += weight * np.array(scores)
-        mine_score, their_score, alike = totals / max(weights, 1.0)
-        weighed = float((mine_score - their_score) / max(2 * (1 - alike), 1e-3))
-        worst = min(((mine_one - their_one) / max(2 * (1 - alike_one), 1e-3)
-                     for _, mine_one, their_one, alike_one in regions), default=0.0)
+            # At this card's resolution the two differ by less than noise.
+            return Clear(0.0, 0.0, 0.0)
+        blur, regions, sharp = self._regions_read(frame, corners, mine, theirs, flip, scale)
+        weighed, worst = _balance(regions)
+        # The blur that fits best can blur the twins until they are all but one, where noise
+        # seems a balance: a card that leans to the other twin on the sharpest references,
+        # which keep the most of where they differ, is not cleared whatever the blur says.
+        leaning, _ = _balance(sharp)
+        if leaning < 0:
+            weighed, worst = min(weighed, leaning), min(worst, leaning)
         needs = MIN_BALANCE if scale >= LOW_RESOLUTION else MIN_BALANCE_LOW
-        return Clear(weighed / needs, worst / EVERY_REGION)
+        return Clear(weighed / needs, worst / EVERY_REGION, blur)
 
     def _regions_read(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
-                      scale: float) -> list[tuple[float, float, float, float]]:
-        """For each region where twins ``mine`` and ``theirs`` differ: its size, the card's
-        correlation with each and theirs with each other. Each region is aligned once for
-        both references, on its surroundings (what the twins share), so neither can slide
-        its strokes onto the card's. The references are blurred as the camera blurs at
-        ``scale`` pixels per millimetre."""
-        blur = round(max(0.5, 0.6 * self._px_per_mm / max(scale, 0.1)) * 4) / 4
-        regions = []
+                      scale: float) -> tuple[float, list[Region], list[Region]]:
+        """The camera's blur (pixels), and read with the references blurred by it and by the
+        sharpest of ``CAMERA_BLURS``: for each region where twins ``mine`` and
+        ``theirs`` differ: its size, the card's correlation with each and theirs with each
+        other. Each region is aligned once for both references, on its surroundings (what
+        the twins share), so neither can slide its strokes onto the card's. The references
+        are blurred as the camera blurs at ``scale`` pixels per millimetre: by the one of
+        ``CAMERA_BLURS`` under which both fit the card best, on the regions and what
+        surrounds them."""
         height, width = self._grey[mine].shape
         to_picture = card_to_image(self.card_mm, corners)
         slack = 4
+        seen = []
         for box in self._region(mine, theirs, flip):
             x0, y0, x1, y1 = box
             grown = (max(0, x0 - CONTEXT_PX), max(0, y0 - CONTEXT_PX),
@@ -158,18 +193,36 @@ class PairCheck:
             box_mm = (grown[0] / self._px_per_mm, grown[1] / self._px_per_mm,
                       grown[2] / self._px_per_mm, grown[3] / self._px_per_mm)
             observed = _band_pass(sample_box(frame, to_picture, box_mm, slack + 4))[4:-4, 4:-4]
-            ours_map = self._blurred(mine, False, grown, blur)
-            theirs_map = self._blurred(theirs, flip, grown, blur)
-            fit = (cv2.matchTemplate(observed, ours_map, cv2.TM_CCOEFF_NORMED)
-                   + cv2.matchTemplate(observed, theirs_map, cv2.TM_CCOEFF_NORMED))
-            _, _, _, (dx, dy) = cv2.minMaxLoc(fit)
-            inner = (slice(y0 - grown[1], y1 - grown[1]), slice(x0 - grown[0], x1 - grown[0]))
-            window = observed[dy:dy + ours_map.shape[0], dx:dx + ours_map.shape[1]][inner]
-            ours, yours = _standard(ours_map[inner].ravel()), _standard(theirs_map[inner].ravel())
-            look = _standard(window.ravel())
-            regions.append((float(ours.size), float(look @ ours), float(look @ yours),
-                            float(ours @ yours)))
-        return regions
+            seen.append((box, grown, observed))
+        best: tuple[float, float, list[Region]] = (-np.inf, 0.0, [])
+        sharp: list[Region] = []
+        for camera in CAMERA_BLURS:
+            blur = self._reference_blur(camera, scale)
+            fits, regions = 0.0, []
+            for (x0, y0, x1, y1), grown, observed in seen:
+                ours_map = self._blurred(mine, False, grown, blur)
+                theirs_map = self._blurred(theirs, flip, grown, blur)
+                fit = (cv2.matchTemplate(observed, ours_map, cv2.TM_CCOEFF_NORMED)
+                       + cv2.matchTemplate(observed, theirs_map, cv2.TM_CCOEFF_NORMED))
+                _, most, _, (dx, dy) = cv2.minMaxLoc(fit)
+                inner = (slice(y0 - grown[1], y1 - grown[1]),
+                         slice(x0 - grown[0], x1 - grown[0]))
+                window = observed[dy:dy + ours_map.shape[0], dx:dx + ours_map.shape[1]][inner]
+                ours = _standard(ours_map[inner].ravel())
+                yours = _standard(theirs_map[inner].ravel())
+                look = _standard(window.ravel())
+                fits += float(most) * ours.size
+                regions.append((float(ours.size), float(look @ ours), float(look @ yours),
+                                float(ours @ yours)))
+            sharp = sharp or regions
+            if fits > best[0]:
+                best = (fits, camera, regions)
+        return best[1], best[2], sharp
+
+    def _reference_blur(self, camera: float, scale: float) -> float:
+        """A blur of ``camera`` pixels of a camera seeing the card at ``scale`` px/mm, in
+        reference pixels (to a quarter, at least half a pixel: kept for the next card)."""
+        return round(max(0.5, camera * self._px_per_mm / max(scale, 0.1)) * 4) / 4
 
     def _region(self, mine: int, theirs: int, flip: bool) -> list[PixelBox]:
         """Where twins ``mine`` and ``theirs`` (turned if ``flip``) differ: boxes in reference
