@@ -10,7 +10,7 @@ import pytest
 
 from host.cli import main
 from host.deck import DeckError, deck_from, parse_deck
-from vision import scene
+from vision import recognize, scene, twins
 from vision.deck_scene import render_spread
 from vision.enroll import enroll_faces
 from vision.imaging import Image, read_image, transform_points, write_image
@@ -322,6 +322,18 @@ def test_a_twin_classifier_names_simulated_photographs_and_rejects_a_stranger() 
     assert not classifier.judge(picture.astype(np.uint8), corners).typical.any()
 
 
+@pytest.mark.usefixtures("full_hd")
+def test_a_big_group_of_twins_keeps_enough_components_to_name_plain_words_at_1080p() -> None:
+    """A plain deck's 24 twins differ in one small word: 30 principal components, all a group
+    of four needs, kept too little of what tells 24 apart (``COMPONENTS_PER_TWIN``). Tuning
+    deck, easy table 301 at 1920 x 1080, naming at the true corners: 21 of 22 named with 60
+    components, 18 with 30, none wrong either way."""
+    assert [len(group) for group in _references(styled_deck("plain", 1)).twin_groups()] == [24]
+    assert twins.components(24) == 60 and twins.components(4) == twins.COMPONENTS
+    shown, right, wrong = _named_at_true_corners("plain", 1, 301, "easy")
+    assert wrong == [] and right >= 20, (shown, right)
+
+
 def _four_twins(tmp_path: Path) -> tuple[StyledDeck, CardReferences, Path, Image]:
     """An artwork deck's first four cards (one artwork, four numbers) on an easy table, their
     classifiers learnt at the resolutions the table shows them at and saved with the
@@ -430,6 +442,25 @@ def test_references_saved_before_the_ladder_learn_their_classifiers_again(
     with np.load(OLD_FORMAT) as data:
         assert str(data["twins_of"]) != old.fingerprint() and len(data["twins"]) == 1
     assert _names(old, deck, image) == _names(references, deck, image)
+
+
+def test_a_big_groups_classifier_is_saved_whole_and_one_of_the_model_before_learnt_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain deck's 24 twins keep 60 components, and a references file keeps them all; a
+    file whose classifiers an earlier ``MODEL`` learnt (30 components for any group) loads, and
+    they are learnt again on first use."""
+    deck = styled_deck("plain", 2)
+    references = _references(deck)
+    references.learn_twins(((0, 0),), workers=1)
+    references.save(tmp_path / "r.npz")
+    loaded = load_references(tmp_path / "r.npz")
+    assert isinstance(loaded, CardReferences) and len(loaded._saved) == 1
+    (state,) = loaded._saved.values()
+    assert state["axes"].shape[0] == 60
+    with monkeypatch.context() as patch:
+        patch.setattr(recognize, "MODEL", twins.MODEL - 1)
+        earlier = load_references(tmp_path / "r.npz")
+    assert isinstance(earlier, CardReferences) and not earlier._saved
 
 
 @pytest.mark.parametrize("damage", ["shape", "key", "missing", "nan", "truncated"])

@@ -40,7 +40,15 @@ third less learning)..."""
 CHECKS = 6
 """...and more, kept out of the fit, that say how far from its twin's mean a card may lie."""
 COMPONENTS = 30
-"""Principal components the discriminant works in."""
+"""Principal components the discriminant works in (at least: see ``COMPONENTS_PER_TWIN``)..."""
+COMPONENTS_PER_TWIN = 2.5
+"""...and per twin of a big group. The leading components follow what varies most in the
+simulated photographs, which is the camera (blur, light, glare, the outline's slip) as much
+as the twin; with many twins (a plain deck's 24 numbers and words, one region each) 30 of
+them kept too little of what tells 24 apart. Plain deck seed 1, naming at jittered true
+corners at 1920 x 1080, tables 300-305: 108 of 134 easy and 76 of 122 medium cards named with
+30, 118 and 84 with 60, 118 and 86 with 100 (more samples a twin, 24 instead of 12, did not
+help). Groups of up to 12 twins are as before."""
 SHRINK = 0.15
 """Share of the mean within-class variance added to every direction (regularisation)."""
 JITTER_MM = 0.45
@@ -97,6 +105,11 @@ LOW_RESOLUTION = 0.8
 by more: by ``(LOW_RESOLUTION / px_per_mm) ** 2`` times ``LOG_ODDS``. On the tuning tables
 (deck seed 1) the wrong twins the classifier was surest of were small cards (0.5-0.6 px/mm
 across) on hard tables."""
+
+
+def components(count: int) -> int:
+    """How many principal components the discriminant of a group of ``count`` twins works in."""
+    return max(COMPONENTS, round(COMPONENTS_PER_TWIN * count))
 
 
 def needed_margin(scale: tuple[float, float]) -> float:
@@ -181,9 +194,10 @@ class Verdict:
     """Whether the card looks like each twin's simulated photographs at all."""
 
 
-MODEL = 3
+MODEL = 4
 """Version of the simulation and the classifier: saved classifiers of another are learnt
-again (they are saved under another fingerprint). 3: a ladder of rungs, axes in float16."""
+again (they are saved under another fingerprint). 3: a ladder of rungs, axes in float16; 4: more
+components for a big group (``COMPONENTS_PER_TWIN``)."""
 State = dict[str, npt.NDArray[np.generic]]
 """A classifier's learnt arrays, by the names of ``STATE``."""
 STATE = ("centre", "axes", "means", "precision", "limits", "check_likelihood", "check_tags")
@@ -199,12 +213,12 @@ def fits(state: State, count: int, size: int | None = None
         np.asarray(state[field]) for field in STATE)
     if axes.ndim != 2 or centre.ndim != 1:
         return False
-    components, features = axes.shape
-    shapes = ((centre, (features,)), (axes, (components, features)),
-              (means, (count, components)), (precision, (components, components)),
+    kept, features = axes.shape
+    shapes = ((centre, (features,)), (axes, (kept, features)),
+              (means, (count, kept)), (precision, (kept, kept)),
               (limits, (2,)), (likelihood, (count * CHECKS, count)), (tags, (count * CHECKS,)))
     floats = [array for array, _ in shapes[:-1]]
-    return (0 < components <= COMPONENTS and size in (None, features)
+    return (0 < kept <= components(count) and size in (None, features)
             and tags.dtype.kind in "iu" and all(array.dtype.kind == "f" for array in floats)
             and all(array.shape == shape for array, shape in shapes)
             and all(bool(np.isfinite(array).all()) for array in floats)
@@ -254,7 +268,8 @@ class TwinClassifier:
         # Saved as float16 (half the file; a unit axis's elements are about 0.02, and float16
         # keeps three digits of them): learnt with the saved values, so that a saved
         # classifier judges exactly as the learnt one.
-        self._axes = np.ascontiguousarray(axes[:COMPONENTS], np.float16).astype(np.float32)
+        self._axes = np.ascontiguousarray(axes[:components(len(faces))], np.float16).astype(
+            np.float32)
         projected = (data - self._centre) @ self._axes.T
         means = np.stack([projected[tags == k].mean(axis=0) for k in range(len(faces))])
         within = projected - means[tags]
