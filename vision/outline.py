@@ -107,6 +107,12 @@ corner)."""
 LINE_PITCH_SLACK_MM = 1.5
 """How far a line's card pitch, from its length and its count of cards, may lie off the card's
 width plus ``LINE_GAP_MM``."""
+LINE_SHORTEST = 1.5
+"""Shortest line (in cards) whose cards are placed a pitch apart from a card found on it,
+when its length holds no whole number of cards."""
+LINE_PHASE_MM = 5.0
+"""A card found on a line this near (along it, modulo the pitch) to where the line's cards
+were placed already adds no new placing of the line's cards."""
 CLOTH_BLUR_MM = 2.0
 """Smoothing of a frame's difference from the empty table's cloth."""
 CLOTH_GAIN = 3.0
@@ -263,7 +269,8 @@ class OutlineFinder:
                                      for marker in MARKER_CENTRES_MM.values()], axis=0))
         cards = cards.joined(self._along_lines(gradient, cards))
         own = self._outlines(cards, (left, top), max_overlap)
-        placed = self._outlines(self._placed_lines(gradient, cards), (left, top), max_overlap)
+        # Placings of a line a rail apart fit its edges alike: all are kept, to be named.
+        placed = self._outlines(self._placed_lines(gradient, cards), (left, top), 1.0)
         # A placed card where one was found on its own already is that card.
         placed = [outline for outline in placed if not any(
             np.hypot(*np.subtract(outline.centre, other.centre)) < LINE_SAME_MM
@@ -553,15 +560,19 @@ class OutlineFinder:
         Through each card found, the sides along its width are followed both ways to where
         they stop (``_line_through``); a line holding a whole number of cards (two or more) is
         cut into them evenly, each refined a little. Longer lines first: a line that a break
-        in its sides cut short is part of a longer one.
+        in its sides cut short is part of a longer one. Its ends can lie inside its end cards
+        (a card of the cloth's colour shows its sides only in part) and its cut be off, so the
+        line's cards are also placed a pitch apart from each card found on it, wherever that
+        card is no card's pitch from a placing already made (the caller names them all and
+        keeps the better named).
         """
         lines: list[_Line] = []
         tried: list[npt.NDArray[np.float64]] = []
         for index in np.argsort(-cards.support):
             centre = cards.centres[index]
-            # A card on a line found already, or where another card was tried, adds nothing
+            # A card on a line cut already, or where another card was tried, adds nothing
             # (and following a line costs as much as finding the cards).
-            if any(line.holds(centre) for line in lines) or any(
+            if any(line.whole and line.holds(centre) for line in lines) or any(
                     np.hypot(*(centre - other)) < LINE_SAME_MM * TOPDOWN_PX_PER_MM
                     for other in tried):
                 continue
@@ -570,12 +581,30 @@ class OutlineFinder:
             if line is not None:
                 lines.append(line)
         kept: list[_Line] = []
-        for line in sorted(lines, key=lambda line: -line.count):
-            if not any(other.holds(spot) for other in kept for spot in line.spots()):
+        for line in sorted(lines, key=lambda line: (-line.whole, -line.count)):
+            middle = line.first + line.length / 2 * line.course
+            if not any(other.holds(spot) for other in kept
+                       for spot in (line.spots() if line.whole else middle[None])):
                 kept.append(line)
+        placings: list[tuple[npt.NDArray[np.float64], float]] = []
+        phase = LINE_PHASE_MM * TOPDOWN_PX_PER_MM
+        for line in kept:
+            phases = [line.along(spot) for spot in line.spots()[:1]] if line.whole else []
+            if line.whole:
+                placings.append((line.spots(), line.turn))
+            for centre, turn in zip(cards.centres, cards.turns, strict=True):
+                if not line.holds(centre) or turn_apart(float(turn), line.turn) > 3.0:
+                    continue
+                offset = line.along(centre)
+                if any(abs((offset - other + line.pitch / 2) % line.pitch - line.pitch / 2)
+                       < phase for other in phases):
+                    continue
+                phases.append(offset)
+                placings.append((line.phased(centre, phase), line.turn))
         return functools.reduce(_Poses.joined, (
-            self._refine(gradient, line.spots(), np.full(line.count, line.turn),
-                         REFINE_STEPS[-3:], merge=False) for line in kept), _Poses.none())
+            self._refine(gradient, spots, np.full(len(spots), turn), REFINE_STEPS[-3:],
+                         merge=False) for spots, turn in placings if len(spots)),
+            _Poses.none())
 
     def _line_through(self, gradient: Floats, centre: npt.NDArray[np.float64], turn: float
                       ) -> _Line | None:
@@ -626,12 +655,14 @@ class OutlineFinder:
             length = float(along[end] - along[start]) + 2 * LINE_END_MM
             count = round((length + LINE_GAP_MM) / (width + LINE_GAP_MM))
             pitch = (length + LINE_GAP_MM) / max(count, 1)
-            if count < 2 or abs(pitch - width - LINE_GAP_MM) > LINE_PITCH_SLACK_MM:
+            whole = abs(pitch - width - LINE_GAP_MM) <= LINE_PITCH_SLACK_MM
+            if count < 2 or length < LINE_SHORTEST * (width + LINE_GAP_MM):
                 continue
-            if best is None or count > best.count:
+            if best is None or (whole, count) > (best.whole, best.count):
                 first = centre + (along[start] - LINE_END_MM) * course[row] * scale
                 best = _Line(first, course[row], float(turn + LINE_TURNS[row]), count,
-                             pitch * scale, width * scale, height * scale)
+                             (pitch if whole else width + LINE_GAP_MM) * scale,
+                             width * scale, height * scale, whole, length * scale)
         return best
 
 
@@ -646,25 +677,45 @@ class _Line:
     turn: float
     """The cards' turn (degrees)."""
     count: int
-    """How many cards it holds."""
+    """How many cards it holds (its length over a card's width, rounded)."""
     pitch: float
     """Distance between neighbouring cards' centres."""
     width: float
     height: float
     """A card's size."""
+    whole: bool
+    """Whether its length holds a whole number of cards (then it is cut into them evenly)."""
+    length: float
+    """From its first card's outer side to its last card's."""
 
     def spots(self) -> npt.NDArray[np.float64]:
-        """The cards' centres."""
+        """The cards' centres, the line cut evenly (a line holding a whole number)."""
         steps = (np.arange(self.count) + 0.5) * self.pitch - (self.pitch - self.width) / 2
         return np.asarray(self.first[None] + steps[:, None] * self.course[None], np.float64)
+
+    def along(self, spot: npt.NDArray[np.float64]) -> float:
+        """How far along the line a point lies from its beginning."""
+        return float((spot - self.first) @ self.course)
 
     def holds(self, spot: npt.NDArray[np.float64]) -> bool:
         """Whether a card's centre lies on the line (within its length, and half a card's
         height across it)."""
         offset = spot - self.first
-        along = float(offset @ self.course)
         across = abs(float(offset @ np.array([-self.course[1], self.course[0]])))
-        return 0 < along < self.count * self.pitch and across < self.height / 2
+        return 0 < self.along(spot) < self.length and across < self.height / 2
+
+    def phased(self, spot: npt.NDArray[np.float64], overlap: float
+               ) -> npt.NDArray[np.float64]:
+        """The cards' centres were a card of the line centred at ``spot``: a pitch apart
+        both ways, every card that overlaps the line's length by ``overlap`` (its ends may
+        lie inside its end cards, where their sides hardly show against the cloth)."""
+        offset = self.along(spot)
+        reach = self.pitch / 2 - overlap
+        steps = offset + self.pitch * np.arange(np.ceil((-reach - offset) / self.pitch),
+                                                np.floor((self.length + reach - offset)
+                                                         / self.pitch) + 1)
+        start = spot - offset * self.course
+        return np.asarray(start[None] + steps[:, None] * self.course[None], np.float64)
 
 
 def _on_edge(gradient: Floats, points: npt.NDArray[np.float64],
