@@ -107,9 +107,6 @@ corner)."""
 LINE_PITCH_SLACK_MM = 1.5
 """How far a line's card pitch, from its length and its count of cards, may lie off the card's
 width plus ``LINE_GAP_MM``."""
-LINE_SHORTEST = 1.5
-"""Shortest line (in cards) whose cards are placed a pitch apart from a card found on it,
-when its length holds no whole number of cards."""
 LINE_PHASE_MM = 5.0
 """A card found on a line this near (along it, modulo the pitch) to where the line's cards
 were placed already adds no new placing of the line's cards."""
@@ -562,17 +559,17 @@ class OutlineFinder:
         cut into them evenly, each refined a little. Longer lines first: a line that a break
         in its sides cut short is part of a longer one. Its ends can lie inside its end cards
         (a card of the cloth's colour shows its sides only in part) and its cut be off, so the
-        line's cards are also placed a pitch apart from each card found on it, wherever that
-        card is no card's pitch from a placing already made (the caller names them all and
-        keeps the better named).
+        line's cards are also placed a pitch apart from each card found on it that lies off
+        the placings made already, modulo the pitch (the caller names them all and keeps the
+        better named).
         """
         lines: list[_Line] = []
         tried: list[npt.NDArray[np.float64]] = []
         for index in np.argsort(-cards.support):
             centre = cards.centres[index]
-            # A card on a line cut already, or where another card was tried, adds nothing
+            # A card on a line found already, or where another card was tried, adds nothing
             # (and following a line costs as much as finding the cards).
-            if any(line.whole and line.holds(centre) for line in lines) or any(
+            if any(line.holds(centre) for line in lines) or any(
                     np.hypot(*(centre - other)) < LINE_SAME_MM * TOPDOWN_PX_PER_MM
                     for other in tried):
                 continue
@@ -581,17 +578,14 @@ class OutlineFinder:
             if line is not None:
                 lines.append(line)
         kept: list[_Line] = []
-        for line in sorted(lines, key=lambda line: (-line.whole, -line.count)):
-            middle = line.first + line.length / 2 * line.course
-            if not any(other.holds(spot) for other in kept
-                       for spot in (line.spots() if line.whole else middle[None])):
+        for line in sorted(lines, key=lambda line: -line.count):
+            if not any(other.holds(spot) for other in kept for spot in line.spots()):
                 kept.append(line)
         placings: list[tuple[npt.NDArray[np.float64], float]] = []
         phase = LINE_PHASE_MM * TOPDOWN_PX_PER_MM
         for line in kept:
-            phases = [line.along(spot) for spot in line.spots()[:1]] if line.whole else []
-            if line.whole:
-                placings.append((line.spots(), line.turn))
+            phases = [line.along(line.spots()[0])]
+            placings.append((line.spots(), line.turn))
             for centre, turn in zip(cards.centres, cards.turns, strict=True):
                 if not line.holds(centre) or turn_apart(float(turn), line.turn) > 3.0:
                     continue
@@ -655,14 +649,12 @@ class OutlineFinder:
             length = float(along[end] - along[start]) + 2 * LINE_END_MM
             count = round((length + LINE_GAP_MM) / (width + LINE_GAP_MM))
             pitch = (length + LINE_GAP_MM) / max(count, 1)
-            whole = abs(pitch - width - LINE_GAP_MM) <= LINE_PITCH_SLACK_MM
-            if count < 2 or length < LINE_SHORTEST * (width + LINE_GAP_MM):
+            if count < 2 or abs(pitch - width - LINE_GAP_MM) > LINE_PITCH_SLACK_MM:
                 continue
-            if best is None or (whole, count) > (best.whole, best.count):
+            if best is None or count > best.count:
                 first = centre + (along[start] - LINE_END_MM) * course[row] * scale
                 best = _Line(first, course[row], float(turn + LINE_TURNS[row]), count,
-                             (pitch if whole else width + LINE_GAP_MM) * scale,
-                             width * scale, height * scale, whole, length * scale)
+                             pitch * scale, width * scale, height * scale)
         return best
 
 
@@ -677,19 +669,20 @@ class _Line:
     turn: float
     """The cards' turn (degrees)."""
     count: int
-    """How many cards it holds (its length over a card's width, rounded)."""
+    """How many cards it holds."""
     pitch: float
     """Distance between neighbouring cards' centres."""
     width: float
     height: float
     """A card's size."""
-    whole: bool
-    """Whether its length holds a whole number of cards (then it is cut into them evenly)."""
-    length: float
-    """From its first card's outer side to its last card's."""
+
+    @property
+    def length(self) -> float:
+        """From its first card's outer side to its last card's."""
+        return self.count * self.pitch - (self.pitch - self.width)
 
     def spots(self) -> npt.NDArray[np.float64]:
-        """The cards' centres, the line cut evenly (a line holding a whole number)."""
+        """The cards' centres, the line cut evenly."""
         steps = (np.arange(self.count) + 0.5) * self.pitch - (self.pitch - self.width) / 2
         return np.asarray(self.first[None] + steps[:, None] * self.course[None], np.float64)
 
@@ -702,11 +695,11 @@ class _Line:
         height across it)."""
         offset = spot - self.first
         across = abs(float(offset @ np.array([-self.course[1], self.course[0]])))
-        return 0 < self.along(spot) < self.length and across < self.height / 2
+        return 0 < self.along(spot) < self.count * self.pitch and across < self.height / 2
 
     def phased(self, spot: npt.NDArray[np.float64], overlap: float
                ) -> npt.NDArray[np.float64]:
-        """The cards' centres were a card of the line centred at ``spot``: a pitch apart
+        """The cards' centres if a card of the line lies centred at ``spot``: a pitch apart
         both ways, every card that overlaps the line's length by ``overlap`` (its ends may
         lie inside its end cards, where their sides hardly show against the cloth)."""
         offset = self.along(spot)
