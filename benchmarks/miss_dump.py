@@ -7,7 +7,10 @@ their own, and placed with a whole line, ``OutlineFinder._placed_lines``), each 
 the overlap rule and the ghost rule. Each missed card is sorted by where it was lost
 (``Miss.cause``):
 
-- ``no outline``: no outline of the search lies on it (within the benchmark's match);
+- ``no peak``: no outline of the search lies on it (within the benchmark's match), nor any
+  of the vote peaks examined within ``PEAK_NEAR_MM`` of its centre (too few edges: a card of
+  the cloth's colour, or a busy cloth's peaks outranking it);
+- ``no outline``: no outline lies on it, though a vote peak did (refined away or rejected);
   ``rail off`` when the nearest outline on it lies along its line by 8-45 mm at its turn (a
   rail's spacing or a card and a rail), ``off`` when the nearest lies elsewhere on it;
 - ``not a card``: an outline lies on it, but its reading scored under ``CARD_SCORE``;
@@ -40,7 +43,7 @@ from benchmarks.ghost_dump import DECKS, ZOOM
 from vision import scene
 from vision.deck_scene import render_spread
 from vision.imaging import Image, Points, frame_px, transform_points
-from vision.outline import Outline, OutlineFinder
+from vision.outline import REACH_MM, TOPDOWN_PX_PER_MM, Outline, OutlineFinder
 from vision.pipeline import Pipeline
 from vision.recognize import CARD_SCORE, CardReferences, Reading
 from vision.scene import DIFFICULTIES, UNDER, camera_scale
@@ -51,6 +54,8 @@ MATCH_PX = 15.0
 benchmark)."""
 RAIL_OFF_MM = (8.0, 45.0)
 """How far along its line an outline on a card lies when a rail pulled it off."""
+PEAK_NEAR_MM = 20.0
+"""A vote peak this near a card's centre was a start for it."""
 
 
 @dataclass
@@ -62,10 +67,12 @@ class _Record:
     read: list[tuple[Points, Reading]]
     ghost_inputs: list[Points]
     ghost_verdict: list[bool]
+    peaks: list[tuple[int, int]]
 
 
-RECORD = _Record([], [], [], [], [])
+RECORD = _Record([], [], [], [], [], [])
 _FIND = OutlineFinder.find
+_PEAKS = OutlineFinder._peaks
 _OUTLINES = OutlineFinder._outlines
 _READ = CardReferences.read
 _GHOSTS = deck_reader.ghosts
@@ -87,6 +94,12 @@ def _outlines(self: OutlineFinder, *args: object, **kwargs: object) -> list[Outl
     return found
 
 
+def _peaks(self: OutlineFinder, edges: object) -> list[tuple[int, int]]:
+    found = _PEAKS(self, edges)  # type: ignore[arg-type]
+    RECORD.peaks.extend(found)
+    return found
+
+
 def _read(self: CardReferences, frame: Image, corners: Points) -> Reading:
     reading = _READ(self, frame, corners)
     RECORD.read.append((corners, reading))
@@ -103,6 +116,7 @@ def _ghosts(view: Image, outlines: list[Points], doubtful: list[bool], sure: lis
 
 OutlineFinder.find = _find  # type: ignore[method-assign]
 OutlineFinder._outlines = _outlines  # type: ignore[method-assign]
+OutlineFinder._peaks = _peaks  # type: ignore[method-assign]
 CardReferences.read = _read  # type: ignore[method-assign]
 deck_reader.ghosts = _ghosts  # type: ignore[attr-defined]
 
@@ -155,6 +169,7 @@ def dump_table(job: tuple[str, int, int, str, float, str | None]) -> list[Miss]:
     RECORD.read.clear()
     RECORD.ghost_inputs.clear()
     RECORD.ghost_verdict.clear()
+    RECORD.peaks.clear()
     deck, references = _styled(style, deck_seed)
     image, truth = render_spread(deck, seed, level)
     pipeline = Pipeline(deck=deck.deck.name, references=references)
@@ -203,6 +218,11 @@ def dump_table(job: tuple[str, int, int, str, float, str | None]) -> list[Miss]:
                 detail = f"nearest {distance:.1f} mm, {along:+.1f} along"
             else:
                 cause, detail = "no outline", ""
+            peaks = (np.array(RECORD.peaks, np.float64).reshape(-1, 2) / TOPDOWN_PX_PER_MM
+                     - REACH_MM)
+            if cause == "no outline" and not (np.hypot(*(peaks - table.mean(axis=0)).T)
+                                              < PEAK_NEAR_MM).any():
+                cause = "no peak"
         elif not read_here:
             best = max((RECORD.read[i][1].score for i in _near(centre, read_px, match)),
                        default=float("nan"))
