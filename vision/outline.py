@@ -241,9 +241,10 @@ class OutlineFinder:
         wholly inside that rectangle of the top-down view, as ``Changes.windows`` gives).
 
         Cards of a line placed whole (``_placed_lines``) follow, where no card found on its
-        own lies; with ``rivals``, also where one does (for a caller that names both and keeps
-        the better named: along a line of Rollecate's track cards the card found on its own
-        sits a rail's spacing off, along a line of artwork cards the placed line may).
+        own lies; with ``rivals``, also where one does, and placed a pitch apart from each card
+        found on the line too (for a caller that names them all and keeps the better named:
+        along a line of Rollecate's track cards the card found on its own sits a rail's
+        spacing off, along a line of artwork cards the placed line may).
         ``view``: the frame's top-down view (of the window), where the caller has it already.
         """
         left, top = (window or (0, 0))[:2]
@@ -267,7 +268,7 @@ class OutlineFinder:
         cards = cards.joined(self._along_lines(gradient, cards))
         own = self._outlines(cards, (left, top), max_overlap)
         # Placings of a line a rail apart fit its edges alike: all are kept, to be named.
-        placed = self._outlines(self._placed_lines(gradient, cards), (left, top), 1.0)
+        placed = self._outlines(self._placed_lines(gradient, cards, rivals), (left, top), 1.0)
         # A placed card where one was found on its own already is that card.
         placed = [outline for outline in placed if not any(
             np.hypot(*np.subtract(outline.centre, other.centre)) < LINE_SAME_MM
@@ -548,7 +549,7 @@ class OutlineFinder:
                                   walked))
         return functools.reduce(_Poses.joined, taken, _Poses.none())
 
-    def _placed_lines(self, gradient: Floats, cards: _Poses) -> _Poses:
+    def _placed_lines(self, gradient: Floats, cards: _Poses, phased: bool = True) -> _Poses:
         """The cards of lines of touching cards placed whole: card by card, a card's pose is
         pulled by whatever edges lie inside a line (Rollecate's rails repeat card after card,
         so an outline a rail's spacing off fits them as well as the true one), but the line's
@@ -560,8 +561,8 @@ class OutlineFinder:
         in its sides cut short is part of a longer one. Its ends can lie inside its end cards
         (a card of the cloth's colour shows its sides only in part) and its cut be off, so the
         line's cards are also placed a pitch apart from each card found on it that lies off
-        the placings made already, modulo the pitch (the caller names them all and keeps the
-        better named).
+        the placings made already, modulo the pitch (``phased``: for a caller that names them
+        all and keeps the better named).
         """
         lines: list[_Line] = []
         tried: list[npt.NDArray[np.float64]] = []
@@ -586,7 +587,7 @@ class OutlineFinder:
         for line in kept:
             phases = [line.along(line.spots()[0])]
             placings.append((line.spots(), line.turn))
-            for centre, turn in zip(cards.centres, cards.turns, strict=True):
+            for centre, turn in zip(cards.centres, cards.turns, strict=True) if phased else ():
                 if not line.holds(centre) or turn_apart(float(turn), line.turn) > 3.0:
                     continue
                 offset = line.along(centre)
