@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -137,6 +137,9 @@ class Outline:
     """Share of the outline lying on edges."""
     corners: Points
     """Corners in table millimetres: assumed top-left, top-right, bottom-right, bottom-left."""
+    guess: bool = False
+    """Placed a pitch apart from a card found on its line (``OutlineFinder._placed_lines``),
+    one of several placings of that line: a card only where it is named."""
 
 
 def _rotation(degrees: float) -> npt.NDArray[np.float64]:
@@ -268,7 +271,10 @@ class OutlineFinder:
         cards = cards.joined(self._along_lines(gradient, cards))
         own = self._outlines(cards, (left, top), max_overlap)
         # Placings of a line a rail apart fit its edges alike: all are kept, to be named.
-        placed = self._outlines(self._placed_lines(gradient, cards, rivals), (left, top), 1.0)
+        cut, phased = self._placed_lines(gradient, cards, rivals)
+        placed = (self._outlines(cut, (left, top), 1.0)
+                  + [replace(outline, guess=True)
+                     for outline in self._outlines(phased, (left, top), 1.0)])
         # A placed card where one was found on its own already is that card.
         placed = [outline for outline in placed if not any(
             np.hypot(*np.subtract(outline.centre, other.centre)) < LINE_SAME_MM
@@ -549,7 +555,8 @@ class OutlineFinder:
                                   walked))
         return functools.reduce(_Poses.joined, taken, _Poses.none())
 
-    def _placed_lines(self, gradient: Floats, cards: _Poses, phased: bool = True) -> _Poses:
+    def _placed_lines(self, gradient: Floats, cards: _Poses, phased: bool = True
+                      ) -> tuple[_Poses, _Poses]:
         """The cards of lines of touching cards placed whole: card by card, a card's pose is
         pulled by whatever edges lie inside a line (Rollecate's rails repeat card after card,
         so an outline a rail's spacing off fits them as well as the true one), but the line's
@@ -562,7 +569,7 @@ class OutlineFinder:
         (a card of the cloth's colour shows its sides only in part) and its cut be off, so the
         line's cards are also placed a pitch apart from each card found on it that lies off
         the placings made already, modulo the pitch (``phased``: for a caller that names them
-        all and keeps the better named).
+        all and keeps the better named). The lines cut evenly, then those other placings.
         """
         lines: list[_Line] = []
         tried: list[npt.NDArray[np.float64]] = []
@@ -586,7 +593,6 @@ class OutlineFinder:
         phase = LINE_PHASE_MM * TOPDOWN_PX_PER_MM
         for line in kept:
             phases = [line.along(line.spots()[0])]
-            placings.append((line.spots(), line.turn))
             for centre, turn in zip(cards.centres, cards.turns, strict=True) if phased else ():
                 if not line.holds(centre) or turn_apart(float(turn), line.turn) > 3.0:
                     continue
@@ -596,10 +602,13 @@ class OutlineFinder:
                     continue
                 phases.append(offset)
                 placings.append((line.phased(centre, phase), line.turn))
-        return functools.reduce(_Poses.joined, (
-            self._refine(gradient, spots, np.full(len(spots), turn), REFINE_STEPS[-3:],
-                         merge=False) for spots, turn in placings if len(spots)),
-            _Poses.none())
+        def refined(chosen: list[tuple[npt.NDArray[np.float64], float]]) -> _Poses:
+            return functools.reduce(_Poses.joined, (
+                self._refine(gradient, spots, np.full(len(spots), turn), REFINE_STEPS[-3:],
+                             merge=False) for spots, turn in chosen if len(spots)),
+                _Poses.none())
+
+        return refined([(line.spots(), line.turn) for line in kept]), refined(placings)
 
     def _line_through(self, gradient: Floats, centre: npt.NDArray[np.float64], turn: float
                       ) -> _Line | None:
