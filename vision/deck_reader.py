@@ -153,7 +153,8 @@ class DeckReader:
                 colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
             reading = (self._remembered(outline, look, then_to_now)
                        or self.references.read(colour, corners))
-            if reading.score < CARD_SCORE:
+            # A guess at where a line's cards lie is a card only where it names one.
+            if reading.score < CARD_SCORE or (outline.guess and reading.name is None):
                 continue
             placed = reading.corners
             cards.append(SeenCard(reading, _turn(placed, reading.turned),

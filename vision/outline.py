@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -107,6 +107,9 @@ corner)."""
 LINE_PITCH_SLACK_MM = 1.5
 """How far a line's card pitch, from its length and its count of cards, may lie off the card's
 width plus ``LINE_GAP_MM``."""
+LINE_PHASE_MM = 5.0
+"""A card found on a line this near (along it, modulo the pitch) to where the line's cards
+were placed already adds no new placing of the line's cards."""
 CLOTH_BLUR_MM = 2.0
 """Smoothing of a frame's difference from the empty table's cloth."""
 CLOTH_GAIN = 3.0
@@ -134,6 +137,9 @@ class Outline:
     """Share of the outline lying on edges."""
     corners: Points
     """Corners in table millimetres: assumed top-left, top-right, bottom-right, bottom-left."""
+    guess: bool = False
+    """Placed a pitch apart from a card found on its line (``OutlineFinder._placed_lines``),
+    one of several placings of that line: a card only where it is named."""
 
 
 def _rotation(degrees: float) -> npt.NDArray[np.float64]:
@@ -238,9 +244,10 @@ class OutlineFinder:
         wholly inside that rectangle of the top-down view, as ``Changes.windows`` gives).
 
         Cards of a line placed whole (``_placed_lines``) follow, where no card found on its
-        own lies; with ``rivals``, also where one does (for a caller that names both and keeps
-        the better named: along a line of Rollecate's track cards the card found on its own
-        sits a rail's spacing off, along a line of artwork cards the placed line may).
+        own lies; with ``rivals``, also where one does, and placed a pitch apart from each card
+        found on the line too (for a caller that names them all and keeps the better named:
+        along a line of Rollecate's track cards the card found on its own sits a rail's
+        spacing off, along a line of artwork cards the placed line may).
         ``view``: the frame's top-down view (of the window), where the caller has it already.
         """
         left, top = (window or (0, 0))[:2]
@@ -263,7 +270,11 @@ class OutlineFinder:
                                      for marker in MARKER_CENTRES_MM.values()], axis=0))
         cards = cards.joined(self._along_lines(gradient, cards))
         own = self._outlines(cards, (left, top), max_overlap)
-        placed = self._outlines(self._placed_lines(gradient, cards), (left, top), max_overlap)
+        # Placings of a line a rail apart fit its edges alike: all are kept, to be named.
+        cut, phased = self._placed_lines(gradient, cards, rivals)
+        placed = (self._outlines(cut, (left, top), 1.0)
+                  + [replace(outline, guess=True)
+                     for outline in self._outlines(phased, (left, top), 1.0)])
         # A placed card where one was found on its own already is that card.
         placed = [outline for outline in placed if not any(
             np.hypot(*np.subtract(outline.centre, other.centre)) < LINE_SAME_MM
@@ -544,7 +555,8 @@ class OutlineFinder:
                                   walked))
         return functools.reduce(_Poses.joined, taken, _Poses.none())
 
-    def _placed_lines(self, gradient: Floats, cards: _Poses) -> _Poses:
+    def _placed_lines(self, gradient: Floats, cards: _Poses, phased: bool = True
+                      ) -> tuple[_Poses, _Poses]:
         """The cards of lines of touching cards placed whole: card by card, a card's pose is
         pulled by whatever edges lie inside a line (Rollecate's rails repeat card after card,
         so an outline a rail's spacing off fits them as well as the true one), but the line's
@@ -553,7 +565,11 @@ class OutlineFinder:
         Through each card found, the sides along its width are followed both ways to where
         they stop (``_line_through``); a line holding a whole number of cards (two or more) is
         cut into them evenly, each refined a little. Longer lines first: a line that a break
-        in its sides cut short is part of a longer one.
+        in its sides cut short is part of a longer one. Its ends can lie inside its end cards
+        (a card of the cloth's colour shows its sides only in part) and its cut be off, so the
+        line's cards are also placed a pitch apart from each card found on it that lies off
+        the placings made already, modulo the pitch (``phased``: for a caller that names them
+        all and keeps the better named). The lines cut evenly, then those other placings.
         """
         lines: list[_Line] = []
         tried: list[npt.NDArray[np.float64]] = []
@@ -573,9 +589,26 @@ class OutlineFinder:
         for line in sorted(lines, key=lambda line: -line.count):
             if not any(other.holds(spot) for other in kept for spot in line.spots()):
                 kept.append(line)
-        return functools.reduce(_Poses.joined, (
-            self._refine(gradient, line.spots(), np.full(line.count, line.turn),
-                         REFINE_STEPS[-3:], merge=False) for line in kept), _Poses.none())
+        placings: list[tuple[npt.NDArray[np.float64], float]] = []
+        phase = LINE_PHASE_MM * TOPDOWN_PX_PER_MM
+        for line in kept:
+            phases = [line.along(line.spots()[0])]
+            for centre, turn in zip(cards.centres, cards.turns, strict=True) if phased else ():
+                if not line.holds(centre) or turn_apart(float(turn), line.turn) > 3.0:
+                    continue
+                offset = line.along(centre)
+                if any(abs((offset - other + line.pitch / 2) % line.pitch - line.pitch / 2)
+                       < phase for other in phases):
+                    continue
+                phases.append(offset)
+                placings.append((line.phased(centre, phase), line.turn))
+        def refined(chosen: list[tuple[npt.NDArray[np.float64], float]]) -> _Poses:
+            return functools.reduce(_Poses.joined, (
+                self._refine(gradient, spots, np.full(len(spots), turn), REFINE_STEPS[-3:],
+                             merge=False) for spots, turn in chosen if len(spots)),
+                _Poses.none())
+
+        return refined([(line.spots(), line.turn) for line in kept]), refined(placings)
 
     def _line_through(self, gradient: Floats, centre: npt.NDArray[np.float64], turn: float
                       ) -> _Line | None:
@@ -653,18 +686,39 @@ class _Line:
     height: float
     """A card's size."""
 
+    @property
+    def length(self) -> float:
+        """From its first card's outer side to its last card's."""
+        return self.count * self.pitch - (self.pitch - self.width)
+
     def spots(self) -> npt.NDArray[np.float64]:
-        """The cards' centres."""
+        """The cards' centres, the line cut evenly."""
         steps = (np.arange(self.count) + 0.5) * self.pitch - (self.pitch - self.width) / 2
         return np.asarray(self.first[None] + steps[:, None] * self.course[None], np.float64)
+
+    def along(self, spot: npt.NDArray[np.float64]) -> float:
+        """How far along the line a point lies from its beginning."""
+        return float((spot - self.first) @ self.course)
 
     def holds(self, spot: npt.NDArray[np.float64]) -> bool:
         """Whether a card's centre lies on the line (within its length, and half a card's
         height across it)."""
         offset = spot - self.first
-        along = float(offset @ self.course)
         across = abs(float(offset @ np.array([-self.course[1], self.course[0]])))
-        return 0 < along < self.count * self.pitch and across < self.height / 2
+        return 0 < self.along(spot) < self.count * self.pitch and across < self.height / 2
+
+    def phased(self, spot: npt.NDArray[np.float64], overlap: float
+               ) -> npt.NDArray[np.float64]:
+        """The cards' centres if a card of the line lies centred at ``spot``: a pitch apart
+        both ways, every card that overlaps the line's length by ``overlap`` (its ends may
+        lie inside its end cards, where their sides hardly show against the cloth)."""
+        offset = self.along(spot)
+        reach = self.pitch / 2 - overlap
+        steps = offset + self.pitch * np.arange(np.ceil((-reach - offset) / self.pitch),
+                                                np.floor((self.length + reach - offset)
+                                                         / self.pitch) + 1)
+        start = spot - offset * self.course
+        return np.asarray(start[None] + steps[:, None] * self.course[None], np.float64)
 
 
 def _on_edge(gradient: Floats, points: npt.NDArray[np.float64],
