@@ -75,7 +75,9 @@ RIM_EVERY = 3
 RIM_PROMISE = 1.05
 """...a shift whose fit (unrefined) comes this near the pose's is refined..."""
 RIM_BETTER = 1.1
-"""...and taken if it then fits this much better, with more of it on edges."""
+"""...and taken if it then fits this much better, with more of it on edges..."""
+RIM_TOUCH = 0.05
+"""...unless it then covers another pose more than before by this share of a card."""
 ANGLE_SLACK_MM = 4.0
 """How far from where a side would lie (the peak taken for the centre) an edge may be and
 still tell the card's turn."""
@@ -514,7 +516,7 @@ class OutlineFinder:
 
         Shifts along either of the pose's axes, up to half a card, are scored; the best, if
         it comes near the pose's fit, is refined and taken where it fits clearly better and
-        more of it lies on edges, unless it then covers another card the pose did not."""
+        more of it lies on edges, unless it then covers another pose more."""
         if not len(cards.centres):
             return cards
         scale = TOPDOWN_PX_PER_MM
@@ -562,22 +564,25 @@ class OutlineFinder:
 
     def _covers_another(self, cards: _Poses, row: int, centre: npt.NDArray[np.float64],
                         turn: float) -> bool:
-        """Whether a card's pose moved to ``centre`` and ``turn`` would cover, by more than
-        ``MAX_OVERLAP`` of a card, another of ``cards`` that its pose did not: a card found
-        already, not this one's rim."""
+        """Whether a card's pose moved to ``centre`` and ``turn`` would cover another of
+        ``cards`` more than its pose did (by ``RIM_TOUCH`` of a card): that is another card's
+        rim, not its own. Along a line of white-bordered cards touching end to end an outline
+        from one picture's edge to the next lies wholly on edges, and a pile's lower card
+        would move onto its top."""
         scale = TOPDOWN_PX_PER_MM
         size = (self.card_mm[0] * scale, self.card_mm[1] * scale)
-        area = size[0] * size[1]
-        before = card_corners_mm(tuple(cards.centres[row]), float(cards.turns[row]), size)
-        after = card_corners_mm((float(centre[0]), float(centre[1])), turn, size)
+        before = card_corners_mm(tuple(cards.centres[row]), float(cards.turns[row]),
+                                 size).astype(np.float32)
+        after = card_corners_mm((float(centre[0]), float(centre[1])), turn,
+                                size).astype(np.float32)
         for other in np.flatnonzero(np.hypot(*(cards.centres - centre).T) < np.hypot(*size)):
             if other == row:
                 continue
             corners = card_corners_mm(tuple(cards.centres[other]), float(cards.turns[other]),
                                       size).astype(np.float32)
-            if (cv2.intersectConvexConvex(after.astype(np.float32), corners)[0]
-                    > MAX_OVERLAP * area
-                    >= cv2.intersectConvexConvex(before.astype(np.float32), corners)[0]):
+            if (cv2.intersectConvexConvex(after, corners)[0]
+                    > cv2.intersectConvexConvex(before, corners)[0]
+                    + RIM_TOUCH * size[0] * size[1]):
                 return True
         return False
 
