@@ -232,17 +232,18 @@ def test_an_outline_off_a_loose_card_is_moved_onto_the_cards_own_rim() -> None:
     assert nearest < 4, nearest
 
 
-def _poses_of(finder: OutlineFinder, laid: list[LaidCard], shift_mm: float = 0.0) -> _Poses:
-    """The laid cards' poses in the top-down view (the first shifted along its length)."""
+def _poses_of(finder: OutlineFinder, gradient: np.ndarray, laid: list[LaidCard],
+              shift_mm: float = 0.0) -> _Poses:
+    """The laid cards' poses in the top-down view (the first shifted along its length), with
+    their support on ``gradient``."""
     scale = TOPDOWN_PX_PER_MM
     centres = np.array([card.placement.centre for card in laid]) * scale + np.array(
         finder.table_to_view[:2, 2])
     turns = np.array([card.placement.degrees for card in laid])
     radians = np.radians(turns[0])
     centres[0] += shift_mm * scale * np.array([-np.sin(radians), np.cos(radians)])
-    count = len(laid)
-    return _Poses(centres, turns, np.full(count, 0.7, np.float32),
-                  np.full((count, 4), 0.7, np.float32), np.arange(count))
+    _, support, sides = finder._score(gradient, centres, turns)
+    return _Poses(centres, turns, support, sides, np.arange(len(laid)))
 
 
 def test_a_pose_kept_moves_to_its_own_rim_but_never_onto_a_card_found_beside_it() -> None:
@@ -264,9 +265,9 @@ def test_a_pose_kept_moves_to_its_own_rim_but_never_onto_a_card_found_beside_it(
     to_table = np.linalg.inv(truth.table_to_image)
     view = finder.view(frame, to_table)
     gradient = np.asarray(cv2.merge(list(_colour_gradient(view))), np.float32)
-    start = _poses_of(finder, laid, 25.0)
+    start = _poses_of(finder, gradient, laid, 25.0)
     moved = finder._own_rims(gradient, start)
-    true = _poses_of(finder, laid)
+    true = _poses_of(finder, gradient, laid)
     offsets = np.hypot(*(moved.centres - true.centres).T) / TOPDOWN_PX_PER_MM
     assert offsets[0] < 3, offsets
     assert np.all(offsets[1:] < 1.5), offsets

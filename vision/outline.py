@@ -565,24 +565,28 @@ class OutlineFinder:
     def _covers_another(self, cards: _Poses, row: int, centre: npt.NDArray[np.float64],
                         turn: float) -> bool:
         """Whether a card's pose moved to ``centre`` and ``turn`` would cover another of
-        ``cards`` more than its pose did (by ``RIM_TOUCH`` of a card): that is another card's
-        rim, not its own. Along a line of white-bordered cards touching end to end an outline
-        from one picture's edge to the next lies wholly on edges, and a pile's lower card
-        would move onto its top."""
+        ``cards`` more than its pose did (by ``RIM_TOUCH`` of a card; a card apart from it, or
+        one better supported): that is another card's rim, not its own. Along a line of
+        white-bordered cards touching end to end an outline from one picture's edge to the
+        next lies wholly on edges, and a pile's lower card would move onto its top."""
         scale = TOPDOWN_PX_PER_MM
         size = (self.card_mm[0] * scale, self.card_mm[1] * scale)
         before = card_corners_mm(tuple(cards.centres[row]), float(cards.turns[row]),
                                  size).astype(np.float32)
         after = card_corners_mm((float(centre[0]), float(centre[1])), turn,
                                 size).astype(np.float32)
+        area = size[0] * size[1]
         for other in np.flatnonzero(np.hypot(*(cards.centres - centre).T) < np.hypot(*size)):
             if other == row:
                 continue
             corners = card_corners_mm(tuple(cards.centres[other]), float(cards.turns[other]),
                                       size).astype(np.float32)
-            if (cv2.intersectConvexConvex(after, corners)[0]
-                    > cv2.intersectConvexConvex(before, corners)[0]
-                    + RIM_TOUCH * size[0] * size[1]):
+            covered = cv2.intersectConvexConvex(before, corners)[0]
+            # A pose the card's covers much and less well supported is another guess at the
+            # same card (a vote peak's other turn, an outline off the other way).
+            if ((covered <= MAX_OVERLAP * area or cards.support[other] >= cards.support[row])
+                    and cv2.intersectConvexConvex(after, corners)[0]
+                    > covered + RIM_TOUCH * area):
                 return True
         return False
 
