@@ -13,6 +13,8 @@ The markers give the table plane, so the frame is looked at from straight above
    the card's outline (straight sides; the rounded corners are left out) lies on edges running
    along it, and it is kept if enough of each side does (cards touching in a line, or lying in
    a pile, still show most of their outline; a glare spot or a hand hides a side's part).
+   A pose kept is tried shifted along its axes onto the card's own rim, where one fits better
+   (a picture's edge or a band with the cloth beyond can hold an outline off the card).
 4. Overlapping candidates: the one whose outline is most complete wins (the top of a pile).
 """
 
@@ -73,7 +75,7 @@ RIM_SURE = 0.9
 RIM_EVERY = 3
 """...scored on every so many rim samples..."""
 RIM_PROMISE = 1.05
-"""...a shift whose fit (unrefined) comes this near the pose's is refined..."""
+"""...the best shift is refined if its fit (unrefined) is this many times the pose's..."""
 RIM_BETTER = 1.1
 """...and taken if it then fits this much better, with more of it on edges..."""
 RIM_TOUCH = 0.05
@@ -512,7 +514,7 @@ class OutlineFinder:
     def _own_rims(self, gradient: Floats, cards: _Poses) -> _Poses:
         """Each card kept moved onto its own rim where one lies beside it: a card's picture
         edge, band or rails with the cloth beyond can hold a card-sized outline off the card
-        (13-57 mm), its vote peak too far from the card's centre for the refinement to reach.
+        (12-57 mm), its vote peak too far from the card's centre for the refinement to reach.
 
         Shifts along either of the pose's axes, up to half a card, are scored; the best, if
         it comes near the pose's fit, is refined and taken where it fits clearly better and
@@ -582,8 +584,8 @@ class OutlineFinder:
             corners = card_corners_mm(tuple(cards.centres[other]), float(cards.turns[other]),
                                       size).astype(np.float32)
             covered = cv2.intersectConvexConvex(before, corners)[0]
-            # A pose the card's covers much and less well supported is another guess at the
-            # same card (a vote peak's other turn, an outline off the other way).
+            # A pose this card's pose covers much, and less well supported, is another guess
+            # at the same card (a vote peak's other turn, an outline off the other way).
             if ((covered <= MAX_OVERLAP * area or cards.support[other] >= cards.support[row])
                     and cv2.intersectConvexConvex(after, corners)[0]
                     > covered + RIM_TOUCH * area):
