@@ -15,6 +15,7 @@ line's side continued into the cloth).
     OPENBLAS_NUM_THREADS=1 PYTHONPATH=. python benchmarks/ghost_dump.py --out /tmp/ghosts
     OPENBLAS_NUM_THREADS=1 PYTHONPATH=. python benchmarks/ghost_dump.py --style bordered \
         --level hard --scenes 17 --decks held-out --out /tmp/ghosts
+    OPENBLAS_NUM_THREADS=1 PYTHONPATH=. python benchmarks/ghost_dump.py --scale 1.5 --out /tmp/g
 """
 
 from __future__ import annotations
@@ -30,18 +31,24 @@ import numpy as np
 
 import vision.cloth
 import vision.deck_reader as deck_reader
+from vision import scene
 from vision.cloth import Cloth
 from vision.deck_scene import render_spread
-from vision.imaging import Image, Points, transform_points
+from vision.imaging import Image, Points, frame_px, transform_points
 from vision.pipeline import Pipeline
 from vision.readings import CardReading
-from vision.scene import DIFFICULTIES, GroundTruth
+from vision.scene import DIFFICULTIES, GroundTruth, camera_scale
 from vision.styles import STYLES
 
 DECKS = {"tuned": ((1,), 300), "held-out": ((100, 101, 102, 103), 5000)}
 """The benchmark's deck seeds and first scene seed, tuned and held out."""
 MATCH_PX = 15.0
-"""An outline this near a card's centre (image pixels) is that card (as in the benchmark)."""
+"""An outline this near a card's centre (pixels of a 1280 x 720 frame, as many more as the
+camera has) is that card (as in the benchmark)."""
+
+
+def _match_px() -> float:
+    return frame_px(MATCH_PX, scene.FRAME_SIZE[0])
 ZOOM = 3
 """Enlargement of the crops written."""
 
@@ -136,7 +143,8 @@ def _ghost(name: str, ghost: CardReading, truth: GroundTruth, kept: list[CardRea
         if found is not None and len(others) < len(outlines):
             cloth = found.shares(table_mm, others)
     return Ghost(name, max(shares), distances[near], any(
-        np.hypot(*np.subtract(card.centre, seen.centre)) < MATCH_PX for card in kept),
+        np.hypot(*np.subtract(card.centre, seen.centre)) < _match_px()
+        for card in kept),
         seen.zone + (", hidden" if seen.occluded else ""),
         float((truth.hand_mask[inside > 0] > 0).mean()), cloth, ghost.confidence,
         ghost.name is not None)
@@ -178,7 +186,7 @@ def dump_table(job: tuple[str, int, int, str, str | None]) -> list[Ghost]:
         distances = [np.inf if index in matched else
                      float(np.hypot(*np.subtract(card.centre, seen.centre)))
                      for index, card in enumerate(reading.cards)]
-        if distances and min(distances) < MATCH_PX:
+        if distances and min(distances) < _match_px():
             matched.add(int(np.argmin(distances)))
     found = []
     for index, card in enumerate(reading.cards):
@@ -201,7 +209,12 @@ def main() -> None:
     parser.add_argument("--decks", choices=tuple(DECKS), default="tuned")
     parser.add_argument("--scenes", type=int, default=17, help="tables per style and level")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="a webcam with this many times the pixels along each side (1.5: "
+                             "1920 x 1080), as the benchmark's --scale")
     args = parser.parse_args()
+    if not 0.25 <= args.scale <= 4:
+        parser.error("--scale takes 0.25-4")
     Path(args.out).mkdir(parents=True, exist_ok=True)
     deck_seeds, first = DECKS[args.decks]
     jobs: list[tuple[str, int, int, str, str | None]] = [
@@ -209,7 +222,7 @@ def main() -> None:
         for style in args.style or STYLES for level in args.level or DIFFICULTIES
         for index in range(args.scenes)]
     causes: Counter[str] = Counter()
-    with Pool(args.workers) as pool:
+    with Pool(args.workers, initializer=camera_scale, initargs=(args.scale,)) as pool:
         for ghosts in pool.imap(dump_table, jobs, chunksize=2):
             for ghost in ghosts:
                 causes[ghost.cause] += 1

@@ -6,10 +6,18 @@ import numpy as np
 import pytest
 
 from vision.deck_reader import DeckReader, SeenCard
-from vision.deck_scene import spread_layout
-from vision.imaging import Image, Matrix
+from vision.deck_scene import render_spread, spread_layout
+from vision.imaging import Image, Matrix, transform_points
 from vision.markers import TableFinder
-from vision.outline import EARLY_SUPPORT, REFINE_STEPS, Outline, OutlineFinder
+from vision.outline import (
+    EARLY_SUPPORT,
+    REFINE_STEPS,
+    TOPDOWN_PX_PER_MM,
+    Outline,
+    OutlineFinder,
+    _colour_gradient,
+    _Poses,
+)
 from vision.recognize import CardReferences
 from vision.scene import LaidCard, Look, difficulty, lay_table, photograph
 from vision.styles import StyledDeck, styled_deck
@@ -241,3 +249,59 @@ def test_refining_starts_that_all_fall_away_finds_nothing() -> None:
     poses = finder._refine(gradient, np.array([[100.0, 100.0], [60.0, 90.0]]),
                            np.array([0.0, 30.0]), REFINE_STEPS, EARLY_SUPPORT)
     assert len(poses.centres) == 0 and len(poses.support) == 0
+
+
+def test_an_outline_off_a_loose_card_is_moved_onto_the_cards_own_rim() -> None:
+    """White-bordered tuning table 312 (easy): the picture's edge and the cloth beyond it held
+    a card-sized outline 12 mm off a loose card (``fern-2``), its vote peak too far off for
+    the refinement, and no outline lay on the card: a ghost beside an unnamed card. The
+    card's own rim, a shift along its length away, fits the edges better."""
+    deck = styled_deck("bordered", 1)
+    frame, truth = render_spread(deck, 312, "easy")
+    to_table = np.linalg.inv(truth.table_to_image)
+    card = next(seen for seen in truth.cards if seen.name == "bordered-1/fern-2")
+    centre = transform_points(to_table, card.corners).mean(axis=0)
+    outlines = OutlineFinder(deck.card_mm).find(frame, to_table, 0.6, rivals=True)
+    nearest = min(float(np.hypot(*(np.array(o.centre) - centre))) for o in outlines)
+    assert nearest < 4, nearest
+
+
+def _poses_of(finder: OutlineFinder, gradient: np.ndarray, laid: list[LaidCard],
+              shift_mm: float = 0.0) -> _Poses:
+    """The laid cards' poses in the top-down view (the first shifted along its length), with
+    their support on ``gradient``."""
+    scale = TOPDOWN_PX_PER_MM
+    centres = np.array([card.placement.centre for card in laid]) * scale + np.array(
+        finder.table_to_view[:2, 2])
+    turns = np.array([card.placement.degrees for card in laid])
+    radians = np.radians(turns[0])
+    centres[0] += shift_mm * scale * np.array([-np.sin(radians), np.cos(radians)])
+    _, support, sides = finder._score(gradient, centres, turns)
+    return _Poses(centres, turns, support, sides, np.arange(len(laid)))
+
+
+def test_a_pose_kept_moves_to_its_own_rim_but_never_onto_a_card_found_beside_it() -> None:
+    """A loose card's pose started 25 mm off along its length (the picture's edge and the
+    cloth) is moved onto the card; the true poses of cards touching end to end and of a
+    pile's two cards stay where they are, though a shift along either's axes reaches the
+    other card (its rim fits as well: the move would lose the card moved)."""
+    deck = styled_deck("bordered", 1)
+    names = [card.id for card in deck.deck.cards]
+    length = deck.card_mm[1]
+    laid = [LaidCard(names[0], Placement((180.0, 350.0), 12.0)),
+            LaidCard(names[1], Placement((380.0, 250.0), 0.0)),
+            LaidCard(names[2], Placement((380.0, 250.0 + length + 0.5), 0.0)),
+            LaidCard(names[3], Placement((580.0, 300.0), 90.0)),
+            LaidCard(names[4], Placement((580.0, 330.0), 90.0))]
+    frame, truth = photograph(lay_table(laid, Look.draw(7, difficulty("easy")), faces=deck), 0,
+                              hands=0)
+    finder = OutlineFinder(deck.card_mm)
+    to_table = np.linalg.inv(truth.table_to_image)
+    view = finder.view(frame, to_table)
+    gradient = np.asarray(cv2.merge(list(_colour_gradient(view))), np.float32)
+    start = _poses_of(finder, gradient, laid, 25.0)
+    moved = finder._own_rims(gradient, start)
+    true = _poses_of(finder, gradient, laid)
+    offsets = np.hypot(*(moved.centres - true.centres).T) / TOPDOWN_PX_PER_MM
+    assert offsets[0] < 3, offsets
+    assert np.all(offsets[1:] < 1.5), offsets

@@ -13,6 +13,8 @@ The markers give the table plane, so the frame is looked at from straight above
    the card's outline (straight sides; the rounded corners are left out) lies on edges running
    along it, and it is kept if enough of each side does (cards touching in a line, or lying in
    a pile, still show most of their outline; a glare spot or a hand hides a side's part).
+   A pose kept is tried shifted along its axes onto the card's own rim, where one fits better
+   (a picture's edge or a band with the cloth beyond can hold an outline off the card).
 4. Overlapping candidates: the one whose outline is most complete wins (the top of a pile).
 """
 
@@ -62,6 +64,22 @@ vote peak lies up to 9 mm off its centre."""
 EARLY_SUPPORT = (0.3, 0.5, 0.55)
 """Support below which a candidate is dropped after the first steps (most vote peaks are the
 crossings of other cards' axes or of the cloth's edges, far from any outline)."""
+RIM_FROM_MM = 9.0
+"""Shortest shift tried round a pose kept, along each of the card's axes (up to half a card
+either way), for the card's own rim (``OutlineFinder._own_rims``; the refinement reaches
+nearer ones)..."""
+RIM_SHIFT_MM = 2.5
+"""...and their spacing..."""
+RIM_SURE = 0.9
+"""...round a pose unless each of its sides lies this well on edges..."""
+RIM_EVERY = 3
+"""...scored on every so many rim samples..."""
+RIM_PROMISE = 1.05
+"""...the best shift is refined if its fit (unrefined) is this many times the pose's..."""
+RIM_BETTER = 1.1
+"""...and taken if it then fits this much better, with more of it on edges..."""
+RIM_TOUCH = 0.05
+"""...unless it then covers another pose more than before by this share of a card."""
 ANGLE_SLACK_MM = 4.0
 """How far from where a side would lie (the peak taken for the centre) an edge may be and
 still tell the card's turn."""
@@ -502,12 +520,88 @@ class OutlineFinder:
         poses = self._refine(gradient, np.array([peak for peak, _ in starts], np.float64),
                              np.array([degrees for _, degrees in starts], np.float64),
                              REFINE_STEPS, EARLY_SUPPORT)
-        weakest, next_weakest = np.sort(poses.sides, axis=1)[:, :2].T
-        # A card at the end of a line of touching cards alike shows no edge where it touches
-        # the next: three sides, each well shown, make a card too.
-        return poses.chosen((poses.support >= MIN_SUPPORT)
-                            & ((weakest >= MIN_SIDE_SUPPORT)
-                               | (next_weakest >= OPEN_SIDE_SUPPORT)))
+        return self._own_rims(gradient, poses.chosen(_kept(poses)))
+
+    def _own_rims(self, gradient: Floats, cards: _Poses) -> _Poses:
+        """Each card kept moved onto its own rim where one lies beside it: a card's picture
+        edge, band or rails with the cloth beyond can hold a card-sized outline off the card
+        (12-57 mm), its vote peak too far from the card's centre for the refinement to reach.
+
+        Shifts along either of the pose's axes, up to half a card, are scored; the best, if
+        it comes near the pose's fit, is refined and taken where it fits clearly better and
+        more of it lies on edges, unless it then covers another pose more."""
+        if not len(cards.centres):
+            return cards
+        scale = TOPDOWN_PX_PER_MM
+        width, height = self.card_mm
+        steps = [np.arange(RIM_FROM_MM, half + 1e-6, RIM_SHIFT_MM) for half in
+                 (width / 2, height / 2)]
+        along = np.concatenate([np.concatenate([steps[0], -steps[0]]),
+                                np.zeros(2 * len(steps[1]))])
+        across = np.concatenate([np.zeros(2 * len(steps[0])),
+                                 np.concatenate([steps[1], -steps[1]])])
+        radians = np.radians(cards.turns)[:, None]
+        c, s = np.cos(radians), np.sin(radians)
+        trial_centres = cards.centres[:, None, :] + np.stack(
+            [c * along - s * across, s * along + c * across], axis=2) * scale
+        shifts = len(along)
+        # A pose whose every side lies on edges is on a rim already.
+        doubtful = np.flatnonzero(cards.sides.min(axis=1) < RIM_SURE)
+        if not len(doubtful):
+            return cards
+        fits, _, _ = self._score(gradient, np.concatenate([
+            cards.centres[doubtful], trial_centres[doubtful].reshape(-1, 2)]), np.concatenate([
+                cards.turns[doubtful], np.repeat(cards.turns[doubtful], shifts)]), RIM_EVERY,
+            False)
+        own, trials = fits[:len(doubtful)], fits[len(doubtful):].reshape(-1, shifts)
+        best = np.argmax(trials, axis=1)
+        promising = trials[np.arange(len(doubtful)), best] >= RIM_PROMISE * own
+        rows, best = doubtful[promising], best[promising]
+        if not len(rows):
+            return cards
+        moved = self._refine(gradient, trial_centres[rows, best], cards.turns[rows],
+                             REFINE_STEPS[-3:], merge=False)
+        own_fit, _, _ = self._score(gradient, cards.centres[rows], cards.turns[rows],
+                                    by_side=False)
+        new_fit, _, _ = self._score(gradient, moved.centres, moved.turns, by_side=False)
+        better = (_kept(moved) & (new_fit >= RIM_BETTER * own_fit)
+                  & (moved.support > cards.support[rows]))
+        centres, turns = cards.centres.copy(), cards.turns.copy()
+        support, sides = cards.support.copy(), cards.sides.copy()
+        for index, row in zip(np.flatnonzero(better), rows[better], strict=True):
+            if self._covers_another(cards, row, moved.centres[index], moved.turns[index]):
+                continue
+            centres[row], turns[row] = moved.centres[index], moved.turns[index]
+            support[row], sides[row] = moved.support[index], moved.sides[index]
+        return _Poses(centres, turns, support, sides, cards.origin)
+
+    def _covers_another(self, cards: _Poses, row: int, centre: npt.NDArray[np.float64],
+                        turn: float) -> bool:
+        """Whether a card's pose moved to ``centre`` and ``turn`` would cover another of
+        ``cards`` more than its pose did (by ``RIM_TOUCH`` of a card; a card apart from it, or
+        one better supported): that is another card's rim, not its own. Along a line of
+        white-bordered cards touching end to end an outline from one picture's edge to the
+        next lies wholly on edges, and a pile's lower card would move onto its top."""
+        scale = TOPDOWN_PX_PER_MM
+        size = (self.card_mm[0] * scale, self.card_mm[1] * scale)
+        before = card_corners_mm(tuple(cards.centres[row]), float(cards.turns[row]),
+                                 size).astype(np.float32)
+        after = card_corners_mm((float(centre[0]), float(centre[1])), turn,
+                                size).astype(np.float32)
+        area = size[0] * size[1]
+        for other in np.flatnonzero(np.hypot(*(cards.centres - centre).T) < np.hypot(*size)):
+            if other == row:
+                continue
+            corners = card_corners_mm(tuple(cards.centres[other]), float(cards.turns[other]),
+                                      size).astype(np.float32)
+            covered = cv2.intersectConvexConvex(before, corners)[0]
+            # A pose this card's pose covers much, and less well supported, is another guess
+            # at the same card (a vote peak's other turn, an outline off the other way).
+            if ((covered <= MAX_OVERLAP * area or cards.support[other] >= cards.support[row])
+                    and cv2.intersectConvexConvex(after, corners)[0]
+                    > covered + RIM_TOUCH * area):
+                return True
+        return False
 
     def _along_lines(self, gradient: Floats, cards: _Poses) -> _Poses:
         """Cards touching those found in a line, where the sides they share show no edge
@@ -666,6 +760,16 @@ class OutlineFinder:
                 best = _Line(first, course[row], float(turn + LINE_TURNS[row]), count,
                              pitch * scale, width * scale, height * scale)
         return best
+
+
+def _kept(poses: _Poses) -> npt.NDArray[np.bool_]:
+    """Which poses lie well enough on edges to be a card."""
+    weakest, next_weakest = np.sort(poses.sides, axis=1)[:, :2].T
+    # A card at the end of a line of touching cards alike shows no edge where it touches
+    # the next: three sides, each well shown, make a card too.
+    return np.asarray((poses.support >= MIN_SUPPORT)
+                      & ((weakest >= MIN_SIDE_SUPPORT) | (next_weakest >= OPEN_SIDE_SUPPORT)),
+                      bool)
 
 
 @dataclass(frozen=True)
