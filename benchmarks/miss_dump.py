@@ -46,7 +46,7 @@ from vision.imaging import Image, Points, frame_px, transform_points
 from vision.outline import REACH_MM, TOPDOWN_PX_PER_MM, Outline, OutlineFinder
 from vision.pipeline import Pipeline
 from vision.recognize import CARD_SCORE, CardReferences, Reading
-from vision.scene import DIFFICULTIES, UNDER, camera_scale
+from vision.scene import DIFFICULTIES, camera_scale
 from vision.styles import STYLES
 
 MATCH_PX = 15.0
@@ -162,7 +162,7 @@ def dump_table(job: tuple[str, int, int, str, float, str | None]) -> list[Miss]:
     written)."""
     style, deck_seed, seed, level, scale, out = job
     camera_scale(scale)
-    from benchmarks.vision_benchmark import _styled
+    from benchmarks.vision_benchmark import _styled, matches
 
     RECORD.own.clear()
     RECORD.placed.clear()
@@ -175,7 +175,6 @@ def dump_table(job: tuple[str, int, int, str, float, str | None]) -> list[Miss]:
     pipeline = Pipeline(deck=deck.deck.name, references=references)
     reading = pipeline.read(image)
     match = frame_px(MATCH_PX, scene.FRAME_SIZE[0])
-    matched: set[int] = set()
     misses: list[Miss] = []
     table_to_image = truth.table_to_image
     own_px = [transform_points(table_to_image, o.corners) for o in RECORD.own]
@@ -183,16 +182,8 @@ def dump_table(job: tuple[str, int, int, str, float, str | None]) -> list[Miss]:
     read_px = [corners for corners, _ in RECORD.read]
     kept_px = [card.corners for card in reading.cards]
     to_table = np.asarray(np.linalg.inv(table_to_image), np.float64)
-    for seen in sorted(truth.cards, key=lambda card: (card.occluded,
-                                                      card.zone.startswith(UNDER))):
-        distances = [float(np.hypot(*np.subtract(card.centre, seen.centre)))
-                     if index not in matched else np.inf
-                     for index, card in enumerate(reading.cards)]
-        index = int(np.argmin(distances)) if distances else -1
-        if index >= 0 and distances[index] < match:
-            matched.add(index)
-            continue
-        if seen.occluded:
+    for seen, index in matches(truth, reading.cards):
+        if index is not None or seen.occluded:
             continue
         centre = np.array(seen.centre)
         table = transform_points(to_table, seen.corners)

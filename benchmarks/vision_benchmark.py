@@ -39,6 +39,7 @@ import argparse
 import statistics
 import time
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from functools import lru_cache, partial
 from multiprocessing import Pool
 
@@ -52,6 +53,7 @@ from vision.deck_scene import render_spread, spread_layout
 from vision.faces import render_face
 from vision.imaging import Image, frame_px, grey, transform_points
 from vision.pipeline import Pipeline
+from vision.readings import CardReading
 from vision.recognize import CardReferences
 from vision.scene import (
     DIFFICULTIES,
@@ -153,6 +155,27 @@ def _match_px() -> float:
     return frame_px(MATCH_PX, scene.FRAME_SIZE[0])
 
 
+def matches(truth: GroundTruth, cards: Sequence[CardReading]
+            ) -> Iterator[tuple[SeenCard, int | None]]:
+    """Each true card with the index of the card read as it (the nearest not taken yet, within
+    ``MATCH_PX``), or None.
+
+    Cards in view first; a card under another (or a hand) only against what is left, so the top
+    card of a pile, lying a few millimetres off the one below, is not blamed on it; and of those,
+    a pile's top (under a hand) before the cards under it, for the same reason."""
+    taken: set[int] = set()
+    for seen in sorted(truth.cards, key=lambda card: (card.occluded,
+                                                      card.zone.startswith(UNDER))):
+        distances = [float(np.hypot(*np.subtract(card.centre, seen.centre)))
+                     if index not in taken else np.inf for index, card in enumerate(cards)]
+        index = int(np.argmin(distances)) if distances else -1
+        if index >= 0 and distances[index] < _match_px():
+            taken.add(index)
+            yield seen, index
+        else:
+            yield seen, None
+
+
 def _near_any(centre: tuple[float, float], truth: GroundTruth) -> bool:
     return any(np.hypot(*np.subtract(centre, seen.centre)) < _match_px() for seen in truth.cards)
 
@@ -252,19 +275,11 @@ def _score_styled(job: tuple[str, int, int, str], cloth: bool) -> Counter[str]:
     reading = pipeline.read(image)
     counts: Counter[str] = Counter()
     matched: set[int] = set()
-    # Cards in view first; a card under another (or a hand) only against what is left, so
-    # the top card of a pile, lying a few millimetres off the one below, is not blamed on it;
-    # and of those, a pile's top (under a hand) before the cards under it, for the same reason.
-    for seen in sorted(truth.cards, key=lambda card: (card.occluded,
-                                                      card.zone.startswith(UNDER))):
-        distances = [float(np.hypot(*np.subtract(card.centre, seen.centre)))
-                     if index not in matched else np.inf
-                     for index, card in enumerate(reading.cards)]
-        index = int(np.argmin(distances)) if distances else -1
-        hit = index >= 0 and distances[index] < _match_px()
-        if hit:
+    for seen, index in matches(truth, reading.cards):
+        hit = index is not None
+        if index is not None:
             matched.add(index)
-        name = reading.cards[index].name if hit else None
+        name = reading.cards[index].name if index is not None else None
         if seen.occluded:  # only a wrong name counts
             counts["wrong"] += name is not None and name != seen.name
             if name is not None and name != seen.name:
