@@ -2,17 +2,18 @@
 the cloth, a marker's sheet. They are dropped by what they show (the cloth, a marker), while a
 real card no reference matches is still reported, unnamed."""
 
+import cv2
 import numpy as np
 import pytest
 
 from vision import deck_reader
-from vision.cloth import Cloth, ghosts, table_view, within
+from vision.cloth import CLOTH_PX_PER_MM, VIEW_SIZE, Cloth, ghosts, table_view, within
 from vision.deck_reader import DeckReader, SeenCard
 from vision.deck_scene import render_spread
 from vision.imaging import Image, Matrix, Points, transform_points
 from vision.markers import MARKER_CENTRES_MM, TableFinder
-from vision.outline import OutlineFinder, card_corners_mm
-from vision.recognize import CardReferences
+from vision.outline import OutlineFinder, card_corners_mm, crosswise
+from vision.recognize import CardReferences, Reading
 from vision.scene import GroundTruth
 from vision.styles import StyledDeck, styled_deck
 
@@ -44,6 +45,7 @@ def _read(deck: StyledDeck, seed: int, level: str, references: CardReferences,
         if not with_rule:
             patch.setattr(deck_reader, "ghosts", lambda view, outlines, doubtful, sure:
                           [False] * len(outlines))
+            patch.setattr(deck_reader, "crosswise", lambda corners, others: 0.0)
         cards = DeckReader(references).read(image, _homography(image))
     return cards, truth
 
@@ -200,3 +202,35 @@ def test_a_track_card_of_the_cloths_own_colours_is_kept_unnamed(
 
     assert on_it(before) == [None], (seed, level, card.name)  # found, and only unnamed
     assert on_it(after) == [None], (seed, level, card.name)
+
+
+def test_an_unnamed_outline_square_against_named_cards_goes_one_in_their_line_stays() -> None:
+    """Beside a line of named cards an outline can take the line's side for one of its own,
+    turned square to the cards (its long side along their short ones), and find its other
+    three sides in the cloth: none lies on the cloth's colours wholly, so only its place tells
+    (white-bordered tuning tables at 1080p: hard 308 on a striped cloth, 309 on a flowered
+    one). A card in the line shares its long sides with its neighbours' long sides."""
+    width, height = 63.0, 88.0
+    line = [card_corners_mm((300.0 + index * (width + 0.7), 400.0), 0.0, (width, height))
+            for index in range(3)]
+    beside = card_corners_mm((300.0 + (width + 0.7) / 2, 400.0 - height / 2 - width / 2),
+                             90.0, (width, height))
+    loose = card_corners_mm((600.0, 300.0), 90.0, (width, height))
+    # A striped cloth, every outline on it paper: the cloth's rule keeps every unnamed one.
+    view = np.zeros((VIEW_SIZE[1], VIEW_SIZE[0], 3), np.uint8)
+    view[:] = (40, 160, 60)
+    view[:, ::8] = (120, 40, 110)
+    for corners in [*line, beside, loose]:
+        cv2.fillConvexPoly(view, np.round(corners * CLOTH_PX_PER_MM).astype(np.int32),
+                           (235, 235, 235))
+    names = ["bordered-1/moss", "bordered-1/nut", None, None, None]
+    cards = [SeenCard(Reading(name, 0.0 if name is None else 0.9, False,
+                              0.3 if name is None else 0.8, corners), corners, corners)
+             for name, corners in zip(names, [*line, beside, loose], strict=True)]
+    assert not any(ghosts(view, [card.table_corners for card in cards
+                                 if card.table_corners is not None],
+                          [name is None for name in names], [name is not None for name in names]))
+    assert crosswise(beside, line[:2]) > 0.9
+    assert crosswise(line[2], line[:2]) == 0.0
+    kept = deck_reader._without_ghosts(view, cards, [])
+    assert len(kept) == 4 and not any(card.table_corners is beside for card in kept)

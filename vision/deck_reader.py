@@ -9,7 +9,8 @@ again whose outline has not moved (1.5 mm, 1.5 degrees) and whose pixels have no
 name without being read again. An outline that matches no enrolled card at all (``CARD_SCORE``) is
 not a card: a cloth's pattern or a hand's edge that happened to look like a card's outline. Nor is
 an unnamed outline that shows the cloth (all of it, or half of it) or covers a marker
-(``vision.cloth``).
+(``vision.cloth``), or that lies square against a named card, one of its sides along that card's
+(``vision.outline.crosswise``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from vision.outline import (
     OutlineFinder,
     Window,
     apart,
+    crosswise,
     raw_outlines,
     turn_apart,
 )
@@ -34,6 +36,10 @@ from vision.recognize import CARD_SCORE, MIN_SCORE, CardReferences, Reading
 
 CANDIDATE_OVERLAP = 0.6
 """Overlap (share of a card) of outlines that are all named before the better is kept."""
+CROSSWISE_SHARE = 0.5
+"""Share of an unnamed outline's side lying along named cards' sides of the other kind
+(``vision.outline.crosswise``) from which it is no card: on the tuning deck's tables at 1080p
+ghosts showed 0.58-0.95, unnamed outlines on real cards never 0.2."""
 STILL_MM = 1.5
 """A card whose outline moved less than this since the last frame has not moved."""
 STILL_DEGREES = 1.5
@@ -195,14 +201,25 @@ class DeckReader:
 
 def _without_ghosts(view: Image, cards: list[SeenCard], kept: list[int]) -> list[SeenCard]:
     """``cards`` without the unnamed outlines that show the cloth or a marker
-    (``vision.cloth.ghosts``, on the table seen from above in ``view``); those ``kept`` from
-    the last frame (by ``id``) were judged when found."""
+    (``vision.cloth.ghosts``, on the table seen from above in ``view``) or that lie square
+    against a named card, one side along its side of the other kind (``crosswise``); those
+    ``kept`` from the last frame (by ``id``) were judged when found."""
     outlines = [card.table_corners for card in cards if card.table_corners is not None]
     doubtful = [card.reading.name is None and id(card) not in kept for card in cards]
     if len(outlines) < len(cards) or not any(doubtful):
         return cards
     sure = [card.reading.name is not None or card.reading.score >= MIN_SCORE for card in cards]
     verdict = ghosts(view, outlines, doubtful, sure)
+    # A named card's sides are its own rim; an unnamed outline turned square to it that
+    # takes one of them for its own (beside a line of cards, its long side along their short
+    # ones; across a loose card's end) has found its other sides in the cloth. On the tuning
+    # tables no unnamed outline on a real card lay so along a named card's side by even 0.2.
+    named = [corners for corners, card in zip(outlines, cards, strict=True)
+             if card.reading.name is not None]
+    for index, card in enumerate(cards):
+        if doubtful[index] and not verdict[index]:
+            found = card.outline.corners if card.outline is not None else outlines[index]
+            verdict[index] = crosswise(found, named) >= CROSSWISE_SHARE
     return [card for card, ghost in zip(cards, verdict, strict=True) if not ghost]
 
 

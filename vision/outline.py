@@ -1003,6 +1003,47 @@ def apart(corners: list[Points], ranks: list[float], card_mm: tuple[float, float
     return kept
 
 
+ALONG_MM = 3.0
+"""Distance across within which an outline's side lies along another card's side."""
+ALONG_DEGREES = 6.0
+"""...and the largest turn between the two."""
+ALONG_SAMPLES = 19
+"""Points of a side (its ends left out) tested for lying along another card's side."""
+
+
+def crosswise(corners: Points, others: list[Points]) -> float:
+    """The largest share of one of an outline's sides (corners in table mm, top-left first)
+    that lies along sides of the other kind of ``others`` (a long side along their short
+    sides, or a short along their long ones): an outline turned square to cards it touches,
+    one of its sides theirs. Sides differing in length by less than ``ALONG_MM`` (a square
+    card's) are not of another kind."""
+    best = 0.0
+    for side in range(4):
+        start, end = corners[side], corners[(side + 1) % 4]
+        points = start + np.outer(np.linspace(0.05, 0.95, ALONG_SAMPLES), end - start)
+        side_length = float(np.hypot(*(end - start)))
+        direction = (end - start) / side_length
+        along = np.zeros(ALONG_SAMPLES, np.bool_)
+        for other in others:
+            # Sides alternate in kind (top, right, bottom, left): the other kind is the
+            # other parity.
+            for crossing in range(1 - side % 2, 4, 2):
+                first, last = other[crossing], other[(crossing + 1) % 4]
+                length = float(np.hypot(*(last - first)))
+                unit = (last - first) / length
+                # A square card's sides are of no kind.
+                if abs(length - side_length) < ALONG_MM or abs(float(
+                        direction[0] * unit[1] - direction[1] * unit[0])) > np.sin(
+                        np.radians(ALONG_DEGREES)):
+                    continue
+                offsets = points - first
+                forward = offsets @ unit
+                across = np.abs(offsets @ np.array([-unit[1], unit[0]]))
+                along |= (forward >= 0) & (forward <= length) & (across <= ALONG_MM)
+        best = max(best, float(along.mean()))
+    return best
+
+
 RAW_MIN_AREA_PX = 1500.0
 """Smallest card worth reading on the raw view, in pixels of a 1280 x 720 frame (a wider frame
 sees the same card in as many more pixels each way)."""
