@@ -9,7 +9,9 @@ again whose outline has not moved (1.5 mm, 1.5 degrees) and whose pixels have no
 name without being read again. An outline that matches no enrolled card at all (``CARD_SCORE``) is
 not a card: a cloth's pattern or a hand's edge that happened to look like a card's outline. Nor is
 an unnamed outline that shows the cloth (all of it, or half of it) or covers a marker
-(``vision.cloth``).
+(``vision.cloth``). Beside a named card, a card's width along it, where an outline of the
+search lies but no named card, a card of its line is guessed and kept if named
+(``DeckReader._beside_named``).
 """
 
 from __future__ import annotations
