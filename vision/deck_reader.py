@@ -10,7 +10,9 @@ name without being read again. An outline that matches no enrolled card at all (
 not a card: a cloth's pattern or a hand's edge that happened to look like a card's outline. Nor is
 an unnamed outline that shows the cloth (all of it, or half of it) or covers a marker
 (``vision.cloth``), or that lies square against a named card, one of its sides along that card's
-(``vision.outline.crosswise``).
+(``vision.outline.crosswise``). Beside a named card, a card's width along it, where an outline of
+the search lies but no named card, a card of its line is guessed and kept if named
+(``DeckReader._beside_named``).
 """
 
 from __future__ import annotations
@@ -19,15 +21,20 @@ from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.cloth import ghosts, within
 from vision.imaging import Image, Matrix, Points, frame_px, transform_points
 from vision.outline import (
+    LINE_GAP_MM,
+    LINE_ROUNDS,
+    MAX_OVERLAP,
     Changes,
     Outline,
     OutlineFinder,
     Window,
     apart,
+    card_corners_mm,
     crosswise,
     raw_outlines,
     turn_apart,
@@ -154,24 +161,85 @@ class DeckReader:
         # of touching cards an outline straddling two can fit the edges as well as the true
         # one, but not a reference's picture.
         for outline in outlines:
-            corners = transform_points(to_image, outline.corners)
-            look = np.asarray(cv2.cvtColor(self.references.sample(
-                colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
-            reading = (self._remembered(outline, look, then_to_now)
-                       or self.references.read(colour, corners))
-            # A guess at where a line's cards lie is a card only where it names one.
-            if reading.score < CARD_SCORE or (outline.guess and reading.name is None):
-                continue
-            placed = reading.corners
-            cards.append(SeenCard(reading, _turn(placed, reading.turned),
-                                  _turn(transform_points(image_to_table, placed), reading.turned),
-                                  outline, look))
+            card = self._named(colour, outline, image_to_table, then_to_now)
+            if card is not None:
+                cards.append(card)
+        cards += self._beside_named(colour, cards, outlines, image_to_table, then_to_now,
+                                    changes)
         cards = [cards[index] for index in apart(
             [card.table_corners for card in cards if card.table_corners is not None],
             [card.reading.score for card in cards], self.references.card_mm)]
         cards = _without_ghosts(within(self._view, self.finder.table_to_view), cards, kept)
         self._last = cards
         return cards
+
+    def _named(self, colour: Image, outline: Outline, image_to_table: Matrix,
+               then_to_now: Matrix) -> SeenCard | None:
+        """The card read at ``outline`` (remembered from the last frame where it lies unmoved
+        and looks the same); None where it is no card (``CARD_SCORE``), or a guess
+        (``Outline.guess``) that names none."""
+        corners = transform_points(np.asarray(np.linalg.inv(image_to_table), np.float64),
+                                   outline.corners)
+        look = np.asarray(cv2.cvtColor(self.references.sample(
+            colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
+        reading = (self._remembered(outline, look, then_to_now)
+                   or self.references.read(colour, corners))
+        if reading.score < CARD_SCORE or (outline.guess and reading.name is None):
+            return None
+        placed = reading.corners
+        return SeenCard(reading, _turn(placed, reading.turned),
+                        _turn(transform_points(image_to_table, placed), reading.turned),
+                        outline, look)
+
+    def _beside_named(self, colour: Image, cards: list[SeenCard], outlines: list[Outline],
+                      image_to_table: Matrix, then_to_now: Matrix, changes: Changes | None
+                      ) -> list[SeenCard]:
+        """Cards of a line of touching cards found from their named neighbours: beside each
+        named card, a card's width plus ``LINE_GAP_MM`` along its width either way, where no
+        named card lies but one of the search's ``outlines`` does (a quarter of a card), a
+        card is guessed (``Outline.guess``: kept only if it names one), and the line walked
+        on from each so named, up to ``LINE_ROUNDS`` cards.
+
+        Along a line of Rollecate's track cards whose sides hardly show against the cloth
+        (a brown broken track on a brown cloth) the outline search's outlines lie a rail's
+        spacing off, and the line's ends, where its cards are cut, cannot be told; a named
+        neighbour places the card as surely as its own edges would. Beside a loose card or
+        a line's end, where no outline lies, is mostly the cloth: naming it costs as much as
+        naming a card and, on the tuning tables, found none."""
+        width, height = self.references.card_mm
+        area = width * height
+        found: list[SeenCard] = []
+        walks = [(card, sign * _width_axis(card.table_corners)) for card in cards
+                 if card.reading.name is not None and card.table_corners is not None
+                 for sign in (-1.0, 1.0)]
+        for _ in range(LINE_ROUNDS):
+            going = []
+            for card, way in walks:
+                assert card.table_corners is not None
+                axis = _width_axis(card.table_corners)
+                # A card named the other way round lists its corners from its other end.
+                axis = axis if axis @ way >= 0 else -axis
+                corners = card.table_corners + (width + LINE_GAP_MM) * axis
+                if changes is not None and not changes.touches(corners):
+                    continue
+                if any(other.reading.name is not None and other.table_corners is not None
+                       and _shared(corners, other.table_corners) > MAX_OVERLAP * area
+                       for other in cards + found):
+                    continue
+                if not any(_shared(corners, outline.corners) > MAX_OVERLAP * area
+                           for outline in outlines):
+                    continue
+                centre = corners.mean(axis=0)
+                degrees = float(np.degrees(np.arctan2(axis[1], axis[0]))) % 180.0
+                guess = Outline((float(centre[0]), float(centre[1])), degrees, 0.0,
+                                card_corners_mm((float(centre[0]), float(centre[1])), degrees,
+                                                (width, height)), guess=True)
+                named = self._named(colour, guess, image_to_table, then_to_now)
+                if named is not None:
+                    found.append(named)
+                    going.append((named, axis))
+            walks = going
+        return found
 
     def _remembered(self, outline: Outline, look: Image, then_to_now: Matrix
                     ) -> Reading | None:
@@ -239,6 +307,18 @@ def _touched(card: SeenCard, changes: Changes) -> bool:
     where its name placed it)."""
     return any(corners is not None and changes.touches(corners) for corners in
                (card.table_corners, card.outline.corners if card.outline else None))
+
+
+def _shared(first: Points, second: Points) -> float:
+    """Area two cards (corners in table millimetres) share."""
+    return float(cv2.intersectConvexConvex(first.astype(np.float32),
+                                           second.astype(np.float32))[0])
+
+
+def _width_axis(corners: Points) -> npt.NDArray[np.float64]:
+    """Unit vector along a card's width (corners top-left first), from its top-left corner."""
+    axis = np.asarray(corners[1] - corners[0], np.float64)
+    return np.asarray(axis / np.hypot(*axis), np.float64)
 
 
 def _turn(corners: Points, turned: bool) -> Points:
