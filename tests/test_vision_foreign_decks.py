@@ -284,6 +284,17 @@ def test_near_twins_are_told_apart_by_their_number_and_never_named_wrong(
     assert right >= least * shown, (style, deck_seed, scene, right, shown)
 
 
+def test_a_near_twins_whole_card_bar_is_lower_only_where_its_shorter_side_is_sharp() -> None:
+    """Measured reads (deck seed 1, naming at jittered true corners): a plain rose read as
+    lime at 1280 x 720 (57 x 71 px, 0.81 px/mm along its shorter side) that both twin guards
+    agreed on matched its whole face at 0.639; a plain iris named right at 1920 x 1080
+    (1.40 x 1.09 px/mm) matched at 0.655. Foreshortened to 0.81 px/mm, a card wide in the
+    picture is still held to the stricter bar."""
+    assert recognize.twin_min_score((57 / 56, 71 / 87)) > 0.639 + 0.05
+    assert recognize.twin_min_score((1.40, 1.09)) <= 0.655
+    assert recognize.twin_min_score((1.40, 0.81)) == recognize.twin_min_score((0.81, 0.81))
+
+
 def test_a_twin_classifier_names_simulated_photographs_and_rejects_a_stranger() -> None:
     deck = styled_deck("artwork", 2)
     references = _references(deck)

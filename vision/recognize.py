@@ -82,6 +82,16 @@ a card matching its whole face this poorly (half under another card or a hand, a
 few millimetres off) may show wrong. On the tuning deck's tables (seed 1, Trains look, full
 pipeline) the three wrong twins the classifier and the check agreed on matched 0.56-0.67; of
 58 right twins on six of those tables one matched less than 0.7."""
+TWIN_MIN_SCORE_SHARP = 0.65
+"""...and for a card seen at ``TWIN_SHARP_PX_PER_MM`` or more along its shorter side: so large
+in the picture, a card matches its face worse mostly through what lies over it or its light,
+not through blur that could hide its twin regions (``twin_min_score``)..."""
+TWIN_SHARP_PX_PER_MM = 1.0
+"""...(``TWIN_MIN_SCORE_SHARP``). Near-twin reads on deck seed 1's tables 300-316 (naming at
+jittered true corners, both twin guards agreeing): the wrong twin that only the whole-card
+score refused lay at 0.81 px/mm (a plain rose read as lime at 1280 x 720, 0.64; named at a
+bar of 0.6); at 1920 x 1080 no wrong twin scored under 0.7 with both guards agreeing, and of
+the right twins refused by the score alone, 14 of 75 lay at 1 px/mm or more."""
 CARD_SCORE = 0.25
 """Fine correlation below which an outline is not a card of this deck at all (a ghost)."""
 MIN_STRANGER_BALANCE = 0.12
@@ -154,6 +164,12 @@ def _thumb(face_bgr: Image) -> Floats:
 
 def _ncc(image: Floats, template: Floats) -> float:
     return float(cv2.matchTemplate(image, template, cv2.TM_CCOEFF_NORMED).max())
+
+
+def twin_min_score(scale: tuple[float, float]) -> float:
+    """The whole-card correlation below which a near twin seen at ``scale`` px/mm (along its
+    width and height) is not named."""
+    return TWIN_MIN_SCORE_SHARP if min(scale) >= TWIN_SHARP_PX_PER_MM else TWIN_MIN_SCORE
 
 
 @dataclass(frozen=True)
@@ -339,7 +355,8 @@ class CardReferences:
             best_balance = min(best_balance, part * MIN_STRANGER_BALANCE / needed)
             clear = min(clear, part / needed)
         confidence = float(np.clip(best_balance * 2, 0.0, 1.0))
-        named = score >= (TWIN_MIN_SCORE if len(group) > 1 else MIN_SCORE) and clear >= 1.0
+        named = score >= (twin_min_score(resolution(self.card_mm, corners)) if len(group) > 1
+                          else MIN_SCORE) and clear >= 1.0
         return Reading(self.names[best] if named else None, confidence, turned, score, corners)
 
     def _shortlist(self, frame: Image, ways: tuple[Points, Points]) -> list[tuple[int, bool]]:
