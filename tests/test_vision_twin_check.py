@@ -46,7 +46,7 @@ def test_the_check_measures_the_cameras_blur_in_its_own_pixels(
     0.5), at 1280 x 720 and 1920 x 1080 alike."""
     for blur, lowest, highest in ((0.5, 0.5, 1.1), (1.6, 1.1, 2.0)):
         image, cards = _twins_seen(trains, factor, blur, seed, "easy")
-        measured = [trains._pairs.clear(image, corners, mine, other, False).blur
+        measured = [trains._pairs.clear(image, corners, mine, [(other, False)])[0].blur
                     for mine, others, corners in cards for other in others[:2]]
         assert lowest <= float(np.median(measured)) <= highest, (factor, seed, blur, measured)
 
@@ -65,8 +65,8 @@ def test_a_twin_seen_through_a_blurry_camera_clears_the_check_and_never_as_its_t
         right = wrong = 0
         for mine, others, corners in cards:
             for other in others:
-                right += check.clear(image, corners, mine, other, False).weighed >= 1
-                wrong += check.clear(image, corners, other, mine, False).weighed >= 1
+                right += check.clear(image, corners, mine, [(other, False)])[0].weighed >= 1
+                wrong += check.clear(image, corners, other, [(mine, False)])[0].weighed >= 1
         return right, wrong
 
     pairs = TWINS * (TWINS - 1)
@@ -89,6 +89,6 @@ def test_a_card_leaning_to_the_other_twin_on_the_sharpest_references_is_not_clea
     for sharp, cleared in (((100.0, 0.6, 0.8, 0.5),), False), (((100.0, 0.8, 0.6, 0.5),), True):
         monkeypatch.setattr(twin_check.PairCheck, "_regions_read",
                             lambda *_, s=list(sharp): (2.0, towards_mine, s))
-        clear = trains._pairs.clear(image, corners, mine, others[0], False)
+        clear = trains._pairs.clear(image, corners, mine, [(others[0], False)])[0]
         assert (clear.weighed >= 1 and clear.worst >= 1) == cleared, (sharp, clear)
         assert clear.blur == 2.0

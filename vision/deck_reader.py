@@ -161,11 +161,11 @@ class DeckReader:
         # of touching cards an outline straddling two can fit the edges as well as the true
         # one, but not a reference's picture.
         for outline in outlines:
-            card = self._named(colour, outline, image_to_table, then_to_now)
+            card = self._named(colour, outline, image_to_table, to_image, then_to_now)
             if card is not None:
                 cards.append(card)
-        cards += self._beside_named(colour, cards, outlines, image_to_table, then_to_now,
-                                    changes)
+        cards += self._beside_named(colour, cards, outlines, image_to_table, to_image,
+                                    then_to_now, changes)
         cards = [cards[index] for index in apart(
             [card.table_corners for card in cards if card.table_corners is not None],
             [card.reading.score for card in cards], self.references.card_mm)]
@@ -174,12 +174,11 @@ class DeckReader:
         return cards
 
     def _named(self, colour: Image, outline: Outline, image_to_table: Matrix,
-               then_to_now: Matrix) -> SeenCard | None:
+               to_image: Matrix, then_to_now: Matrix) -> SeenCard | None:
         """The card read at ``outline`` (remembered from the last frame where it lies unmoved
         and looks the same); None where it is no card (``CARD_SCORE``), or a guess
-        (``Outline.guess``) that names none."""
-        corners = transform_points(np.asarray(np.linalg.inv(image_to_table), np.float64),
-                                   outline.corners)
+        (``Outline.guess``) that names none. ``to_image``: ``image_to_table`` inverted."""
+        corners = transform_points(to_image, outline.corners)
         look = np.asarray(cv2.cvtColor(self.references.sample(
             colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
         reading = (self._remembered(outline, look, then_to_now)
@@ -192,8 +191,8 @@ class DeckReader:
                         outline, look)
 
     def _beside_named(self, colour: Image, cards: list[SeenCard], outlines: list[Outline],
-                      image_to_table: Matrix, then_to_now: Matrix, changes: Changes | None
-                      ) -> list[SeenCard]:
+                      image_to_table: Matrix, to_image: Matrix, then_to_now: Matrix,
+                      changes: Changes | None) -> list[SeenCard]:
         """Cards of a line of touching cards found from their named neighbours: beside each
         named card, a card's width plus ``LINE_GAP_MM`` along its width either way, where no
         named card lies but one of the search's ``outlines`` does (a quarter of a card), a
@@ -234,7 +233,7 @@ class DeckReader:
                 guess = Outline((float(centre[0]), float(centre[1])), degrees, 0.0,
                                 card_corners_mm((float(centre[0]), float(centre[1])), degrees,
                                                 (width, height)), guess=True)
-                named = self._named(colour, guess, image_to_table, then_to_now)
+                named = self._named(colour, guess, image_to_table, to_image, then_to_now)
                 if named is not None:
                     found.append(named)
                     going.append((named, axis))

@@ -992,11 +992,12 @@ def apart(corners: list[Points], ranks: list[float], card_mm: tuple[float, float
     kept covers by more than ``max_overlap`` of a card's area (corners in table mm)."""
     area = card_mm[0] * card_mm[1]
     reach = float(np.hypot(*card_mm))
+    centres = [points.mean(axis=0) for points in corners]
     kept: list[int] = []
     for index in sorted(range(len(corners)), key=lambda i: -ranks[i]):
         polygon = corners[index].astype(np.float32)
-        centre = corners[index].mean(axis=0)
-        if not any(float(np.hypot(*(corners[other].mean(axis=0) - centre))) < reach
+        centre = centres[index]
+        if not any(float(np.hypot(*(centres[other] - centre))) < reach
                    and cv2.intersectConvexConvex(polygon, corners[other].astype(np.float32))[0]
                    > max_overlap * area for other in kept):
             kept.append(index)

@@ -331,8 +331,7 @@ class CardReferences:
                 # lifts a verdict above 0): no need to compare the references.
                 others = [(other, other_flip != flip) for other, other_flip in group
                           if self.names[other] != self.names[best]]
-                cleared = [self._pairs.clear(frame, ways[turned], best, *other)
-                           for other in others]
+                cleared = self._pairs.clear(frame, ways[turned], best, others)
                 sure = agreed(sure, min((clear.weighed for clear in cleared), default=np.inf))
                 if not self.complete:
                     # A card left out of enrollment may be one more twin: it must look like

@@ -137,6 +137,34 @@ class Clear(NamedTuple):
     """The camera's blur measured on the card (of ``CAMERA_BLURS``, camera pixels)."""
 
 
+class _Pair(NamedTuple):
+    """Two twins round a region where they differ, blurred alike."""
+
+    ours: Floats
+    """The first twin's band-pass map round the region (what aligns the card)..."""
+    theirs: Floats
+    """...and the second's."""
+    inner: tuple[slice, slice]
+    """The region within them."""
+    mine: Floats
+    """The first twin in the region, standardised (zero mean, unit length)..."""
+    yours: Floats
+    """...the second's..."""
+    alike: float
+    """...and their correlation."""
+
+
+class _Card(NamedTuple):
+    """What reading one card against each of its twins shares (``PairCheck.clear``)."""
+
+    observed: dict[PixelBox, Floats]
+    """Its band-pass picture round each region (by the region's box)..."""
+    fits: dict[tuple[PixelBox, float], Floats]
+    """...its fit there with its own reference, blurred by so many reference pixels..."""
+    looks: dict[tuple[PixelBox, int, int], Floats]
+    """...and the region, standardised, at each shift it was read at."""
+
+
 class PairCheck:
     """Where a card lies between two near twins, judged on their references alone."""
 
@@ -151,17 +179,28 @@ class PairCheck:
         self._regions: dict[tuple[int, int, bool], list[PixelBox]] = {}
         self._blur_cache: dict[tuple[int, bool, PixelBox, float], Floats] = {}
         self._tellable_cache: dict[tuple[int, int, bool, float], bool] = {}
+        self._pair_cache: dict[tuple[int, int, bool, PixelBox, float], _Pair] = {}
 
-    def clear(self, frame: Image, corners: Points, mine: int, theirs: int,
-              flip: bool) -> Clear:
+    def clear(self, frame: Image, corners: Points, mine: int, twins: list[tuple[int, bool]]
+              ) -> list[Clear]:
         """How far past what naming demands the card at ``corners`` (reference ``mine``'s way
-        round) lies towards ``mine`` from its twin ``theirs`` (turned if ``flip``), on all
+        round) lies towards ``mine`` from each of its ``twins`` (reference, turned), on all
         the regions where they differ weighed by size and in the worst of them (``Clear``)."""
         scale = float(np.hypot(*(corners[1] - corners[0]))) / self.card_mm[0]
+        # Twins that differ from ``mine`` in the same place (a corner's number) share the
+        # card's picture there and its fit with ``mine``.
+        card = _Card({}, {}, {})
+        return [self._clear(frame, corners, mine, theirs, flip, scale, card)
+                for theirs, flip in twins]
+
+    def _clear(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
+               scale: float, card: _Card) -> Clear:
+        """``clear`` of one twin, ``card``'s shared reads kept for the next."""
         if not self._tellable(mine, theirs, flip, scale):
             # At this card's resolution the two differ by less than noise.
             return Clear(0.0, 0.0, 0.0)
-        blur, regions, sharp = self._regions_read(frame, corners, mine, theirs, flip, scale)
+        blur, regions, sharp = self._regions_read(frame, corners, mine, theirs, flip, scale,
+                                                  card)
         weighed, worst = _balance(regions)
         # The blur that fits best can blur the twins until they are all but one, where noise
         # seems a balance: a card that leans to the other twin on the sharpest references,
@@ -173,7 +212,7 @@ class PairCheck:
         return Clear(weighed / needs, worst / EVERY_REGION, blur)
 
     def _regions_read(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
-                      scale: float) -> tuple[float, list[Region], list[Region]]:
+                      scale: float, card: _Card) -> tuple[float, list[Region], list[Region]]:
         """The camera's blur (pixels), and read with the references blurred by it and by the
         sharpest of ``CAMERA_BLURS``: for each region where twins ``mine`` and
         ``theirs`` differ: its size, the card's correlation with each and theirs with each
@@ -190,34 +229,54 @@ class PairCheck:
             x0, y0, x1, y1 = box
             grown = (max(0, x0 - CONTEXT_PX), max(0, y0 - CONTEXT_PX),
                      min(width, x1 + CONTEXT_PX), min(height, y1 + CONTEXT_PX))
-            box_mm = (grown[0] / self._px_per_mm, grown[1] / self._px_per_mm,
-                      grown[2] / self._px_per_mm, grown[3] / self._px_per_mm)
-            observed = _band_pass(sample_box(frame, to_picture, box_mm, slack + 4))[4:-4, 4:-4]
-            seen.append((box, grown, observed))
+            if box not in card.observed:
+                box_mm = (grown[0] / self._px_per_mm, grown[1] / self._px_per_mm,
+                          grown[2] / self._px_per_mm, grown[3] / self._px_per_mm)
+                card.observed[box] = _band_pass(
+                    sample_box(frame, to_picture, box_mm, slack + 4))[4:-4, 4:-4]
+            seen.append((box, grown, card.observed[box]))
         best: tuple[float, float, list[Region]] = (-np.inf, 0.0, [])
         sharp: list[Region] = []
         for camera in CAMERA_BLURS:
             blur = self._reference_blur(camera, scale)
             fits, regions = 0.0, []
-            for (x0, y0, x1, y1), grown, observed in seen:
-                ours_map = self._blurred(mine, False, grown, blur)
-                theirs_map = self._blurred(theirs, flip, grown, blur)
-                fit = (cv2.matchTemplate(observed, ours_map, cv2.TM_CCOEFF_NORMED)
-                       + cv2.matchTemplate(observed, theirs_map, cv2.TM_CCOEFF_NORMED))
+            for box, grown, observed in seen:
+                pair = self._pair(mine, theirs, flip, box, grown, blur)
+                if (box, blur) not in card.fits:
+                    card.fits[box, blur] = np.asarray(cv2.matchTemplate(
+                        observed, pair.ours, cv2.TM_CCOEFF_NORMED), np.float32)
+                fit = card.fits[box, blur] + cv2.matchTemplate(observed, pair.theirs,
+                                                               cv2.TM_CCOEFF_NORMED)
                 _, most, _, (dx, dy) = cv2.minMaxLoc(fit)
-                inner = (slice(y0 - grown[1], y1 - grown[1]),
-                         slice(x0 - grown[0], x1 - grown[0]))
-                window = observed[dy:dy + ours_map.shape[0], dx:dx + ours_map.shape[1]][inner]
-                ours = _standard(ours_map[inner].ravel())
-                yours = _standard(theirs_map[inner].ravel())
-                look = _standard(window.ravel())
-                fits += float(most) * ours.size
-                regions.append((float(ours.size), float(look @ ours), float(look @ yours),
-                                float(ours @ yours)))
+                # The best shift is mostly the same under every blur and for every twin.
+                if (box, dx, dy) not in card.looks:
+                    window = observed[dy:dy + pair.ours.shape[0], dx:dx + pair.ours.shape[1]]
+                    card.looks[box, dx, dy] = _standard(window[pair.inner].ravel())
+                look = card.looks[box, dx, dy]
+                fits += float(most) * pair.mine.size
+                regions.append((float(pair.mine.size), float(look @ pair.mine),
+                                float(look @ pair.yours), pair.alike))
             sharp = sharp or regions
             if fits > best[0]:
                 best = (fits, camera, regions)
         return best[1], best[2], sharp
+
+    def _pair(self, mine: int, theirs: int, flip: bool, box: PixelBox, grown: PixelBox,
+              blur: float) -> _Pair:
+        """Twins ``mine`` and ``theirs`` (turned if ``flip``) in ``grown`` round region
+        ``box``, as a camera blurring by ``blur`` reference pixels sees them (kept for the
+        next card: it depends on the references alone)."""
+        key = (mine, theirs, flip, box, blur)
+        if key not in self._pair_cache:
+            x0, y0, x1, y1 = box
+            inner = (slice(y0 - grown[1], y1 - grown[1]), slice(x0 - grown[0], x1 - grown[0]))
+            ours_map = self._blurred(mine, False, grown, blur)
+            theirs_map = self._blurred(theirs, flip, grown, blur)
+            ours = _standard(ours_map[inner].ravel())
+            yours = _standard(theirs_map[inner].ravel())
+            self._pair_cache[key] = _Pair(ours_map, theirs_map, inner, ours, yours,
+                                          float(ours @ yours))
+        return self._pair_cache[key]
 
     def _reference_blur(self, camera: float, scale: float) -> float:
         """A blur of ``camera`` pixels of a camera seeing the card at ``scale`` px/mm, in
