@@ -92,3 +92,24 @@ def test_a_card_leaning_to_the_other_twin_on_the_sharpest_references_is_not_clea
         clear = trains._pairs.clear(image, corners, mine, [(others[0], False)])[0]
         assert (clear.weighed >= 1 and clear.worst >= 1) == cleared, (sharp, clear)
         assert clear.blur == 2.0
+
+
+def test_what_the_check_keeps_for_the_next_card_is_bounded_and_reads_the_same(
+        trains: CardReferences, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The references' blurred maps follow each card's resolution, so a long game brings new
+    ones without end (unbounded, they held 600 MB after 18 Trains-look tables at 1920 x
+    1080): only the latest ``KEPT_READS`` are kept, and a check that let the rest go judges
+    every card as one that kept them all."""
+    image, cards = _twins_seen(trains, 1.0, 1.0, 8, "medium")
+    kept_all = twin_check.PairCheck(trains.card_mm, trains._grey, trains._sharp,
+                                    trains._pairs._px_per_mm)
+    before = [kept_all.clear(image, corners, mine, [(other, False) for other in others])
+              for mine, others, corners in cards]
+    monkeypatch.setattr(twin_check, "KEPT_READS", 5)
+    bounded = twin_check.PairCheck(trains.card_mm, trains._grey, trains._sharp,
+                                   trains._pairs._px_per_mm)
+    after = [bounded.clear(image, corners, mine, [(other, False) for other in others])
+             for mine, others, corners in cards]
+    assert after == before
+    assert len(bounded._blur_maps._kept) == len(bounded._pair_maps._kept) == 5
+    assert len(kept_all._pair_maps._kept) > 5

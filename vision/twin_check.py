@@ -11,7 +11,9 @@ agree, each by its own margin (a wrong name is far worse than none).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, NamedTuple, TypeVar
 
 import cv2
 import numpy as np
@@ -77,6 +79,9 @@ the blur fitted on each card 78. Blurred that far, twins can correlate 0.92-0.99
 differ and noise seems a balance (two 720p artwork cards lay 2.5-2.8 balances towards the
 wrong twin; a full-pipeline 1080p one 3.6-5.5, named wrong): so a card that leans to the
 other twin on the sharpest references is not cleared (``PairCheck.clear``)."""
+KEPT_READS = 4096
+"""How many blurred reference maps, and as many pairs of twins read round a region, are kept
+for the next card (each some 4-9 kB)."""
 TELL_APART_GREY = 18.0
 """Grey levels by which two cards must differ somewhere (3 x 3 pixels averaged, at the
 camera's resolution) to be told apart."""
@@ -165,6 +170,29 @@ class _Card(NamedTuple):
     """...and the region, standardised, at each shift it was read at."""
 
 
+Kept = TypeVar("Kept")
+
+
+class _Kept(Generic[Kept]):
+    """What was made for one card, kept for the next, the least lately used let go beyond
+    ``KEPT_READS``: the blur follows each card's resolution, so the keys never stop coming
+    (kept without a bound, the blurred maps and the pairs held 600 MB after 18 Trains-look
+    tables at 1920 x 1080); a table needs about 2,400 of each."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[Hashable, Kept] = OrderedDict()
+
+    def get(self, key: Hashable, make: Callable[[], Kept]) -> Kept:
+        """The value kept under ``key``, made now if there is none."""
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        made = self._kept[key] = make()
+        if len(self._kept) > KEPT_READS:
+            self._kept.popitem(last=False)
+        return made
+
+
 class PairCheck:
     """Where a card lies between two near twins, judged on their references alone."""
 
@@ -177,9 +205,9 @@ class PairCheck:
         self._sharp = sharp
         self._px_per_mm = ref_px_per_mm
         self._regions: dict[tuple[int, int, bool], list[PixelBox]] = {}
-        self._blur_cache: dict[tuple[int, bool, PixelBox, float], Floats] = {}
         self._tellable_cache: dict[tuple[int, int, bool, float], bool] = {}
-        self._pair_cache: dict[tuple[int, int, bool, PixelBox, float], _Pair] = {}
+        self._blur_maps: _Kept[Floats] = _Kept()
+        self._pair_maps: _Kept[_Pair] = _Kept()
 
     def clear(self, frame: Image, corners: Points, mine: int, twins: list[tuple[int, bool]]
               ) -> list[Clear]:
@@ -266,17 +294,19 @@ class PairCheck:
         """Twins ``mine`` and ``theirs`` (turned if ``flip``) in ``grown`` round region
         ``box``, as a camera blurring by ``blur`` reference pixels sees them (kept for the
         next card: it depends on the references alone)."""
-        key = (mine, theirs, flip, box, blur)
-        if key not in self._pair_cache:
-            x0, y0, x1, y1 = box
-            inner = (slice(y0 - grown[1], y1 - grown[1]), slice(x0 - grown[0], x1 - grown[0]))
-            ours_map = self._blurred(mine, False, grown, blur)
-            theirs_map = self._blurred(theirs, flip, grown, blur)
-            ours = _standard(ours_map[inner].ravel())
-            yours = _standard(theirs_map[inner].ravel())
-            self._pair_cache[key] = _Pair(ours_map, theirs_map, inner, ours, yours,
-                                          float(ours @ yours))
-        return self._pair_cache[key]
+        return self._pair_maps.get((mine, theirs, flip, box, blur),
+                                   lambda: self._pair_made(mine, theirs, flip, box, grown, blur))
+
+    def _pair_made(self, mine: int, theirs: int, flip: bool, box: PixelBox, grown: PixelBox,
+                   blur: float) -> _Pair:
+        """``_pair``, made."""
+        x0, y0, x1, y1 = box
+        inner = (slice(y0 - grown[1], y1 - grown[1]), slice(x0 - grown[0], x1 - grown[0]))
+        ours_map = self._blurred(mine, False, grown, blur)
+        theirs_map = self._blurred(theirs, flip, grown, blur)
+        ours = _standard(ours_map[inner].ravel())
+        yours = _standard(theirs_map[inner].ravel())
+        return _Pair(ours_map, theirs_map, inner, ours, yours, float(ours @ yours))
 
     def _reference_blur(self, camera: float, scale: float) -> float:
         """A blur of ``camera`` pixels of a camera seeing the card at ``scale`` px/mm, in
@@ -316,15 +346,17 @@ class PairCheck:
     def _blurred(self, reference: int, flip: bool, box: PixelBox, blur: float) -> Floats:
         """A reference's band-pass map in ``box`` (of the reference turned, if ``flip``), as
         a camera blurring by ``blur`` reference pixels sees it (kept for the next card)."""
-        key = (reference, flip, box, blur)
-        if key not in self._blur_cache:
-            grey = self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
-            x0, y0, x1, y1 = box
-            height, width = grey.shape
-            margin = 8
-            low_x, low_y = max(0, x0 - margin), max(0, y0 - margin)
-            cut = np.ascontiguousarray(grey[low_y:min(height, y1 + margin),
-                                            low_x:min(width, x1 + margin)])
-            mapped = _band_pass(np.asarray(cv2.GaussianBlur(cut, (0, 0), blur), np.float32))
-            self._blur_cache[key] = mapped[y0 - low_y:y1 - low_y, x0 - low_x:x1 - low_x].copy()
-        return self._blur_cache[key]
+        return self._blur_maps.get((reference, flip, box, blur),
+                                   lambda: self._blur_made(reference, flip, box, blur))
+
+    def _blur_made(self, reference: int, flip: bool, box: PixelBox, blur: float) -> Floats:
+        """``_blurred``, made."""
+        grey = self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
+        x0, y0, x1, y1 = box
+        height, width = grey.shape
+        margin = 8
+        low_x, low_y = max(0, x0 - margin), max(0, y0 - margin)
+        cut = np.ascontiguousarray(grey[low_y:min(height, y1 + margin),
+                                        low_x:min(width, x1 + margin)])
+        mapped = _band_pass(np.asarray(cv2.GaussianBlur(cut, (0, 0), blur), np.float32))
+        return mapped[y0 - low_y:y1 - low_y, x0 - low_x:x1 - low_x].copy()
