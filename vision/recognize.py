@@ -284,11 +284,11 @@ class CardReferences:
              only_named: bool = False) -> Reading:
         """Name the card lying at ``corners`` in a BGR frame (see the module's steps).
 
-        A caller that drops every reading scoring under ``least_score`` and (``only_named``)
-        every one that names no card gets such a reading, once it is sure to be one, unnamed
-        with confidence 0 and without the near twins' checks: most outlines a new table's
-        line placings name straddle two cards, or a card and the cloth, and those checks
-        were half of what they cost."""
+        A caller that drops every reading scoring under ``least_score``, and (``only_named``)
+        every one that names no card, gets such a reading back as soon as it is sure to be
+        one, unnamed with confidence 0, without the near twins' checks: on a new table most
+        outlines named are line placings straddling two cards, or a card and the cloth, and
+        those checks were nearly half of what naming them cost."""
         ways = (corners, np.roll(corners, 2, axis=0))
         shortlist = self._shortlist(frame, ways)
         # The card's picture pins where it lies better than an outline can (a white border
@@ -343,8 +343,8 @@ class CardReferences:
         strangers, stranger_balance = self._strangers(ranked, group, best, turned, score)
         if only_named and (score < least_named or strangers < 1.0
                            or sure < CLASSIFIER_SHARE):
-            # Unnamed whatever the check of twins says (``agreed`` never lifts a verdict
-            # above a ``CLASSIFIER_SHARE`` of the classifier's).
+            # Unnamed whatever the check of twins says (``agreed`` reaches 1 only from a
+            # ``CLASSIFIER_SHARE`` of the classifier's margin).
             return Reading(None, 0.0, turned, score, corners)
         # The classifier learnt from simulation, which flatters; the twin is named only if
         # the references themselves agree, against every twin of another name. At or below
