@@ -405,6 +405,32 @@ def test_saved_twin_classifiers_are_the_learnt_ones_and_name_alike(
     assert again._saved.keys() == references._classifiers.keys()
 
 
+def test_a_caller_that_drops_what_is_no_card_gets_it_without_the_twins_checks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deck reader drops readings under ``CARD_SCORE``, and line placings left unnamed:
+    an outline straddling two cards (most of a new table's line placings) is handed back
+    before the near twins' classifier and check, and a card is read as before."""
+    deck, references, _, image = _four_twins(tmp_path)
+    _, truth = render_cards([card.id for card in deck.deck.cards[:4]], 2, "easy", faces=deck)
+    for seen in truth.cards:
+        alone, dropping = (references.read(image, seen.corners, *wanted)
+                           for wanted in ((), (recognize.CARD_SCORE,)))
+        assert (dropping.name, dropping.confidence, dropping.score) == (
+            alone.name, alone.confidence, alone.score)
+        assert np.array_equal(dropping.corners, alone.corners)
+        assert references.read(image, seen.corners, recognize.CARD_SCORE, True).name == alone.name
+    corners = truth.cards[0].corners
+    off = corners + 0.7 * (corners[1] - corners[0])
+    assert references.read(image, off).score < recognize.CARD_SCORE
+
+    def checked(*_: object, **__: object) -> None:
+        raise AssertionError("an outline dropped anyway was checked as a near twin")
+
+    monkeypatch.setattr(CardReferences, "_which_twin", checked)
+    reading = references.read(image, off, recognize.CARD_SCORE)
+    assert reading.name is None and reading.score < recognize.CARD_SCORE
+
+
 def test_twins_learnt_on_two_cores_are_those_learnt_in_one() -> None:
     deck = styled_deck("artwork", 3)
     faces = deck.scans(card.id for card in deck.deck.cards[:4])

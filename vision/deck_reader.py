@@ -114,7 +114,7 @@ class DeckReader:
         cards: list[SeenCard] = []
         if image_to_table is None:
             for corners in raw_outlines(colour, self.references.card_mm):
-                reading = self.references.read(colour, corners)
+                reading = self.references.read(colour, corners, CARD_SCORE)
                 if reading.score >= CARD_SCORE:
                     cards.append(SeenCard(reading, _turn(reading.corners, reading.turned), None))
             self._last, self._last_frame = [], None
@@ -182,7 +182,7 @@ class DeckReader:
         look = np.asarray(cv2.cvtColor(self.references.sample(
             colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
         reading = (self._remembered(outline, look, then_to_now)
-                   or self.references.read(colour, corners))
+                   or self.references.read(colour, corners, CARD_SCORE, outline.guess))
         if reading.score < CARD_SCORE or (outline.guess and reading.name is None):
             return None
         placed = reading.corners

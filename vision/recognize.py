@@ -280,8 +280,15 @@ class CardReferences:
                                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                               borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
-    def read(self, frame: Image, corners: Points) -> Reading:
-        """Name the card lying at ``corners`` in a BGR frame (see the module's steps)."""
+    def read(self, frame: Image, corners: Points, least_score: float = -np.inf,
+             only_named: bool = False) -> Reading:
+        """Name the card lying at ``corners`` in a BGR frame (see the module's steps).
+
+        A caller that drops every reading scoring under ``least_score``, and (``only_named``)
+        every one that names no card, gets such a reading back as soon as it is sure to be
+        one, unnamed with confidence 0, without the near twins' checks: on a new table most
+        outlines named are line placings straddling two cards, or a card and the cloth, and
+        those checks were nearly half of what naming them cost."""
         ways = (corners, np.roll(corners, 2, axis=0))
         shortlist = self._shortlist(frame, ways)
         # The card's picture pins where it lies better than an outline can (a white border
@@ -317,6 +324,14 @@ class CardReferences:
         ranked = sorted(scored.values(), reverse=True)
         score, best, turned = ranked[0]
         group, boxes = self._group(best)
+        least_named = (twin_min_score(resolution(self.card_mm, corners)) if len(group) > 1
+                       else MIN_SCORE)
+        floor = max(least_score, least_named) if only_named else least_score
+        # The classifier may name another twin, scored then on its own reference.
+        if score < floor and max(_ncc(seen(turned != flip), self._fine[other])
+                                 for other, flip in group) < floor:
+            return Reading(None, 0.0, turned, score, corners)
+        sure = 1.0
         if len(group) > 1:
             # Near twins score alike on the whole card: the group's classifier decides, where
             # they differ, which twin it is.
@@ -324,23 +339,38 @@ class CardReferences:
             best, flip = group[member]
             turned = turned != flip
             score = _ncc(seen(turned), self._fine[best]) if member else score
-            # The classifier learnt from simulation, which flatters; the twin is named only if
-            # the references themselves agree, against every twin of another name.
-            if sure > 0:
-                # At or below 0 the card is unnamed whatever the check says (``agreed`` never
-                # lifts a verdict above 0): no need to compare the references.
-                others = [(other, other_flip != flip) for other, other_flip in group
-                          if self.names[other] != self.names[best]]
-                cleared = self._pairs.clear(frame, ways[turned], best, others)
-                sure = agreed(sure, min((clear.weighed for clear in cleared), default=np.inf))
-                if not self.complete:
-                    # A card left out of enrollment may be one more twin: it must look like
-                    # the named twin in every region where the twins differ.
-                    sure = min([sure, *(clear.worst for clear in cleared)])
-        else:
-            sure = 1.0
         # ...and no other card of the deck may come near it.
-        clear, best_balance = min(sure, 2.0), 0.5 * min(sure, 1.0)
+        strangers, stranger_balance = self._strangers(ranked, group, best, turned, score)
+        if only_named and (score < least_named or strangers < 1.0
+                           or sure < CLASSIFIER_SHARE):
+            # Unnamed whatever the check of twins says (``agreed`` reaches 1 only from a
+            # ``CLASSIFIER_SHARE`` of the classifier's margin).
+            return Reading(None, 0.0, turned, score, corners)
+        # The classifier learnt from simulation, which flatters; the twin is named only if
+        # the references themselves agree, against every twin of another name. At or below
+        # 0 the card is unnamed whatever the check says (``agreed`` never lifts a verdict
+        # above 0): no need to compare the references.
+        if len(group) > 1 and sure > 0:
+            others = [(other, other_flip != flip) for other, other_flip in group
+                      if self.names[other] != self.names[best]]
+            cleared = self._pairs.clear(frame, ways[turned], best, others)
+            sure = agreed(sure, min((clear.weighed for clear in cleared), default=np.inf))
+            if not self.complete:
+                # A card left out of enrollment may be one more twin: it must look like
+                # the named twin in every region where the twins differ.
+                sure = min([sure, *(clear.worst for clear in cleared)])
+        clear = min(sure, 2.0, strangers)
+        confidence = float(np.clip(min(0.5 * min(sure, 1.0), stranger_balance) * 2, 0.0, 1.0))
+        named = score >= least_named and clear >= 1.0
+        return Reading(self.names[best] if named else None, confidence, turned, score, corners)
+
+    def _strangers(self, ranked: list[tuple[float, int, bool]], group: list[tuple[int, bool]],
+                   best: int, turned: bool, score: float) -> tuple[float, float]:
+        """How clearly the card (the reference ``best``, ``turned``, scoring ``score``) lies
+        nearer it than every other card of the ``ranked`` (score, reference, turned) that is
+        no twin of it (1: just enough), and how far towards it, from halfway (0) to itself
+        (0.5), on the scale of ``MIN_STRANGER_BALANCE`` (both infinite with no such card)."""
+        clear, balance = np.inf, np.inf
         twins = {reference for reference, _ in group}
         for other_score, other, other_turned in ranked:
             if other in twins or self.names[other] == self.names[best]:
@@ -351,12 +381,9 @@ class CardReferences:
             needed = (min(MIN_STRANGER_BALANCE,
                               STRANGER_REACH * float(self._reach[side, best, other]))
                       if self.complete else MIN_STRANGER_BALANCE)
-            best_balance = min(best_balance, part * MIN_STRANGER_BALANCE / needed)
+            balance = min(balance, part * MIN_STRANGER_BALANCE / needed)
             clear = min(clear, part / needed)
-        confidence = float(np.clip(best_balance * 2, 0.0, 1.0))
-        named = score >= (twin_min_score(resolution(self.card_mm, corners)) if len(group) > 1
-                          else MIN_SCORE) and clear >= 1.0
-        return Reading(self.names[best] if named else None, confidence, turned, score, corners)
+        return clear, balance
 
     def _shortlist(self, frame: Image, ways: tuple[Points, Points]) -> list[tuple[int, bool]]:
         """The (reference, turned) whose colour thumbnails are likest the card's, seen at
