@@ -287,19 +287,16 @@ class OutlineFinder:
         cards = cards.chosen(np.all([np.hypot(*(on_table - marker).T) >= MARKER_SIZE_MM
                                      for marker in MARKER_CENTRES_MM.values()], axis=0))
         cards = cards.joined(self._along_lines(gradient, cards))
-        found = self._all_outlines(cards, (left, top))
-        kept = apart([outline.corners for outline in found],
-                     [outline.support for outline in found], self.card_mm, max_overlap)
-        own = [found[index] for index in kept]
+        own, kept = self._outlines(cards, (left, top), max_overlap)
         # Placings of a line a rail apart fit its edges alike: all are kept, to be named.
         # They are phased from the cards kept as outlines only: a pose that a better one
         # covers is another guess at that card (on new artwork tables such poses placed 24 of
         # the 32 placings a table, none of them a card).
         cut, phased = self._placed_lines(gradient, cards, cards.chosen(np.array(kept, np.int64))
                                          if rivals else None)
-        placed = (self._outlines(cut, (left, top), 1.0)
+        placed = (self._outlines(cut, (left, top), 1.0)[0]
                   + [replace(outline, guess=True)
-                     for outline in self._outlines(phased, (left, top), 1.0)])
+                     for outline in self._outlines(phased, (left, top), 1.0)[0]])
         # A placed card where one was found on its own already is that card.
         placed = [outline for outline in placed if not any(
             np.hypot(*np.subtract(outline.centre, other.centre)) < LINE_SAME_MM
@@ -314,18 +311,10 @@ class OutlineFinder:
         return [both[index] for index in sorted(kept)]
 
     def _outlines(self, cards: _Poses, corner: tuple[int, int], max_overlap: float
-                  ) -> list[Outline]:
+                  ) -> tuple[list[Outline], list[int]]:
         """Poses of the view (whose top-left is ``corner`` of the whole view) as outlines on
         the table, most complete first, none covering a more complete one by more than
-        ``max_overlap``."""
-        found = self._all_outlines(cards, corner)
-        kept = apart([outline.corners for outline in found],
-                     [outline.support for outline in found], self.card_mm, max_overlap)
-        return [found[index] for index in kept]
-
-    def _all_outlines(self, cards: _Poses, corner: tuple[int, int]) -> list[Outline]:
-        """Every pose of the view (whose top-left is ``corner`` of the whole view) as an
-        outline on the table, in the poses' order."""
+        ``max_overlap``; and which of ``cards`` they are."""
         scale = TOPDOWN_PX_PER_MM
         found: list[Outline] = []
         for (cx, cy), turn, support in zip(cards.centres, cards.turns, cards.support,
@@ -333,7 +322,9 @@ class OutlineFinder:
             centre = ((cx + corner[0]) / scale - REACH_MM, (cy + corner[1]) / scale - REACH_MM)
             found.append(Outline(centre, float(turn) % 180.0, float(support),
                                  card_corners_mm(centre, float(turn) % 180.0, self.card_mm)))
-        return found
+        kept = apart([outline.corners for outline in found],
+                     [outline.support for outline in found], self.card_mm, max_overlap)
+        return [found[index] for index in kept], kept
 
     def changes(self, changed: npt.NDArray[np.bool_], frame_size: tuple[int, int],
                 image_to_table: Matrix) -> Changes | None:
