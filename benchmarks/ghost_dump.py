@@ -31,24 +31,15 @@ import numpy as np
 
 import vision.cloth
 import vision.deck_reader as deck_reader
-from vision import scene
+from benchmarks.vision_benchmark import DECK_SETS, _match_px, _styled
 from vision.cloth import Cloth
 from vision.deck_scene import render_spread
-from vision.imaging import Image, Points, frame_px, transform_points
+from vision.imaging import Image, Points, transform_points
 from vision.pipeline import Pipeline
 from vision.readings import CardReading
 from vision.scene import DIFFICULTIES, GroundTruth, camera_scale
 from vision.styles import STYLES
 
-DECKS = {"tuned": ((1,), 300), "held-out": ((100, 101, 102, 103), 5000)}
-"""The benchmark's deck seeds and first scene seed, tuned and held out."""
-MATCH_PX = 15.0
-"""An outline this near a card's centre (pixels of a 1280 x 720 frame, as many more as the
-camera has) is that card (as in the benchmark)."""
-
-
-def _match_px() -> float:
-    return frame_px(MATCH_PX, scene.FRAME_SIZE[0])
 ZOOM = 3
 """Enlargement of the crops written."""
 
@@ -174,7 +165,6 @@ def dump_table(job: tuple[str, int, int, str, str | None]) -> list[Ghost]:
     """The ghosts of one benchmark table (style, deck seed, scene seed, level), their crops
     written to a folder (None: not written)."""
     style, deck_seed, seed, level, out = job
-    from benchmarks.vision_benchmark import _styled
 
     JUDGED.clear()
     deck, references = _styled(style, deck_seed)
@@ -206,7 +196,7 @@ def main() -> None:
     parser.add_argument("--out", required=True, help="folder the crops are written to")
     parser.add_argument("--style", action="append", choices=STYLES, help="deck style (repeat)")
     parser.add_argument("--level", action="append", choices=DIFFICULTIES, help="level (repeat)")
-    parser.add_argument("--decks", choices=tuple(DECKS), default="tuned")
+    parser.add_argument("--decks", choices=tuple(DECK_SETS), default="tuned")
     parser.add_argument("--scenes", type=int, default=17, help="tables per style and level")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--scale", type=float, default=1.0,
@@ -216,7 +206,7 @@ def main() -> None:
     if not 0.25 <= args.scale <= 4:
         parser.error("--scale takes 0.25-4")
     Path(args.out).mkdir(parents=True, exist_ok=True)
-    deck_seeds, first = DECKS[args.decks]
+    deck_seeds, first = DECK_SETS[args.decks]
     jobs: list[tuple[str, int, int, str, str | None]] = [
         (style, deck_seeds[index % len(deck_seeds)], first + index, level, args.out)
         for style in args.style or STYLES for level in args.level or DIFFICULTIES

@@ -39,19 +39,16 @@ import cv2
 import numpy as np
 
 import vision.deck_reader as deck_reader
-from benchmarks.ghost_dump import DECKS, ZOOM
-from vision import scene
+from benchmarks.ghost_dump import ZOOM
+from benchmarks.vision_benchmark import DECK_SETS, _match_px, _styled, matches
 from vision.deck_scene import render_spread
-from vision.imaging import Image, Points, frame_px, transform_points
+from vision.imaging import Image, Points, transform_points
 from vision.outline import REACH_MM, TOPDOWN_PX_PER_MM, Outline, OutlineFinder
 from vision.pipeline import Pipeline
 from vision.recognize import CARD_SCORE, CardReferences, Reading
 from vision.scene import DIFFICULTIES, camera_scale
 from vision.styles import STYLES
 
-MATCH_PX = 15.0
-"""A card read this near a card's centre (pixels at 1280 x 720) is that card (as in the
-benchmark)."""
 RAIL_OFF_MM = (8.0, 45.0)
 """How far along its line an outline on a card lies when a rail pulled it off."""
 PEAK_NEAR_MM = 20.0
@@ -86,12 +83,13 @@ def _find(self: OutlineFinder, *args: object, **kwargs: object) -> list[Outline]
     return _FIND(self, *args, **kwargs)  # type: ignore[arg-type]
 
 
-def _outlines(self: OutlineFinder, *args: object, **kwargs: object) -> list[Outline]:
-    found = _OUTLINES(self, *args, **kwargs)  # type: ignore[arg-type]
+def _outlines(self: OutlineFinder, *args: object, **kwargs: object
+              ) -> tuple[list[Outline], list[int]]:
+    found, kept = _OUTLINES(self, *args, **kwargs)  # type: ignore[arg-type]
     # find() turns the poses found on their own into outlines first, then the placed ones.
     (RECORD.own if _CALLS[0] == 0 else RECORD.placed).extend(found)
     _CALLS[0] += 1
-    return found
+    return found, kept
 
 
 def _peaks(self: OutlineFinder, edges: object) -> list[tuple[int, int]]:
@@ -100,8 +98,9 @@ def _peaks(self: OutlineFinder, edges: object) -> list[tuple[int, int]]:
     return found
 
 
-def _read(self: CardReferences, frame: Image, corners: Points) -> Reading:
-    reading = _READ(self, frame, corners)
+def _read(self: CardReferences, frame: Image, corners: Points, least_score: float = -np.inf,
+          only_named: bool = False) -> Reading:
+    reading = _READ(self, frame, corners, least_score, only_named)
     RECORD.read.append((corners, reading))
     return reading
 
@@ -162,7 +161,6 @@ def dump_table(job: tuple[str, int, int, str, float, str | None]) -> list[Miss]:
     written)."""
     style, deck_seed, seed, level, scale, out = job
     camera_scale(scale)
-    from benchmarks.vision_benchmark import _styled, matches
 
     RECORD.own.clear()
     RECORD.placed.clear()
@@ -174,7 +172,7 @@ def dump_table(job: tuple[str, int, int, str, float, str | None]) -> list[Miss]:
     image, truth = render_spread(deck, seed, level)
     pipeline = Pipeline(deck=deck.deck.name, references=references)
     reading = pipeline.read(image)
-    match = frame_px(MATCH_PX, scene.FRAME_SIZE[0])
+    match = _match_px()
     misses: list[Miss] = []
     table_to_image = truth.table_to_image
     own_px = [transform_points(table_to_image, o.corners) for o in RECORD.own]
@@ -264,14 +262,14 @@ def main() -> None:
     parser.add_argument("--out", help="folder the crops are written to")
     parser.add_argument("--style", action="append", choices=STYLES, help="deck style (repeat)")
     parser.add_argument("--level", action="append", choices=DIFFICULTIES, help="level (repeat)")
-    parser.add_argument("--decks", choices=tuple(DECKS), default="tuned")
+    parser.add_argument("--decks", choices=tuple(DECK_SETS), default="tuned")
     parser.add_argument("--scenes", type=int, default=17, help="tables per style and level")
     parser.add_argument("--scale", type=float, default=1.0, help="camera scale (1.5: 1080p)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
-    deck_seeds, first = DECKS[args.decks]
+    deck_seeds, first = DECK_SETS[args.decks]
     jobs = [(style, deck_seeds[index % len(deck_seeds)], first + index, level, args.scale,
              args.out)
             for style in args.style or STYLES for level in args.level or DIFFICULTIES
