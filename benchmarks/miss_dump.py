@@ -83,13 +83,12 @@ def _find(self: OutlineFinder, *args: object, **kwargs: object) -> list[Outline]
     return _FIND(self, *args, **kwargs)  # type: ignore[arg-type]
 
 
-def _outlines(self: OutlineFinder, *args: object, **kwargs: object
-              ) -> tuple[list[Outline], list[int]]:
-    found, kept = _OUTLINES(self, *args, **kwargs)  # type: ignore[arg-type]
+def _outlines(self: OutlineFinder, *args: object, **kwargs: object) -> list[Outline]:
+    found = _OUTLINES(self, *args, **kwargs)  # type: ignore[arg-type]
     # find() turns the poses found on their own into outlines first, then the placed ones.
     (RECORD.own if _CALLS[0] == 0 else RECORD.placed).extend(found)
     _CALLS[0] += 1
-    return found, kept
+    return found
 
 
 def _peaks(self: OutlineFinder, edges: object) -> list[tuple[int, int]]:

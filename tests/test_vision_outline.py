@@ -11,15 +11,12 @@ from vision.imaging import Image, Matrix, transform_points
 from vision.markers import TableFinder
 from vision.outline import (
     EARLY_SUPPORT,
-    LINE_GAP_MM,
-    LINE_PHASE_MM,
     REFINE_STEPS,
     TOPDOWN_PX_PER_MM,
     Outline,
     OutlineFinder,
     _colour_gradient,
     _Poses,
-    turn_apart,
 )
 from vision.recognize import CardReferences
 from vision.scene import LaidCard, Look, difficulty, lay_table, photograph
@@ -316,29 +313,3 @@ def test_a_pose_kept_moves_to_its_own_rim_but_never_onto_a_card_found_beside_it(
     offsets = np.hypot(*(moved.centres - true.centres).T) / TOPDOWN_PX_PER_MM
     assert offsets[0] < 3, offsets
     assert np.all(offsets[1:] < 1.5), offsets
-
-
-def test_a_line_is_phased_only_from_cards_kept_as_outlines() -> None:
-    """Artwork tuning table 301 (medium): poses that a better pose of the same card covers
-    (by 0.6) placed most of a line's placings a pitch apart, each straddling two cards (24
-    of 32 a new artwork table, none a card). Every placing now lies a whole number of
-    pitches along its line from an outline found on its own."""
-    deck = styled_deck("artwork", 1)
-    frame, truth = render_spread(deck, 301, "medium")
-    outlines = OutlineFinder(deck.card_mm).find(frame, np.linalg.inv(truth.table_to_image),
-                                                0.6, rivals=True)
-    own = [outline for outline in outlines if not outline.guess]
-    placed = [outline for outline in outlines if outline.guess]
-    pitch = deck.card_mm[0] + LINE_GAP_MM
-    assert placed
-    for outline in placed:
-        assert any(turn_apart(outline.degrees, other.degrees) <= 3.5 and abs(
-            (_along(outline, other) + pitch / 2) % pitch - pitch / 2) < LINE_PHASE_MM + 1.0
-            for other in own), outline.centre
-
-
-def _along(outline: Outline, other: Outline) -> float:
-    """How far ``outline``'s centre lies from ``other``'s along ``other``'s width."""
-    radians = np.radians(other.degrees)
-    return float(np.subtract(outline.centre, other.centre) @ np.array(
-        [np.cos(radians), np.sin(radians)]))

@@ -263,9 +263,9 @@ class OutlineFinder:
 
         Cards of a line placed whole (``_placed_lines``) follow, where no card found on its
         own lies; with ``rivals``, also where one does, and placed a pitch apart from each card
-        found on the line and kept as an outline too (for a caller that names them all and
-        keeps the better named: along a line of Rollecate's track cards the card found on its
-        own sits a rail's spacing off, along a line of artwork cards the placed line may).
+        found on the line too (for a caller that names them all and keeps the better named:
+        along a line of Rollecate's track cards the card found on its own sits a rail's
+        spacing off, along a line of artwork cards the placed line may).
         ``view``: the frame's top-down view (of the window), where the caller has it already.
         """
         left, top = (window or (0, 0))[:2]
@@ -287,16 +287,12 @@ class OutlineFinder:
         cards = cards.chosen(np.all([np.hypot(*(on_table - marker).T) >= MARKER_SIZE_MM
                                      for marker in MARKER_CENTRES_MM.values()], axis=0))
         cards = cards.joined(self._along_lines(gradient, cards))
-        own, kept = self._outlines(cards, (left, top), max_overlap)
+        own = self._outlines(cards, (left, top), max_overlap)
         # Placings of a line a rail apart fit its edges alike: all are kept, to be named.
-        # They are phased from the cards kept as outlines only: a pose that a better one
-        # covers is another guess at that card (on new artwork tables such poses placed 24 of
-        # the 32 placings a table, none of them a card).
-        cut, phased = self._placed_lines(gradient, cards, cards.chosen(np.array(kept, np.int64))
-                                         if rivals else None)
-        placed = (self._outlines(cut, (left, top), 1.0)[0]
+        cut, phased = self._placed_lines(gradient, cards, rivals)
+        placed = (self._outlines(cut, (left, top), 1.0)
                   + [replace(outline, guess=True)
-                     for outline in self._outlines(phased, (left, top), 1.0)[0]])
+                     for outline in self._outlines(phased, (left, top), 1.0)])
         # A placed card where one was found on its own already is that card.
         placed = [outline for outline in placed if not any(
             np.hypot(*np.subtract(outline.centre, other.centre)) < LINE_SAME_MM
@@ -311,10 +307,10 @@ class OutlineFinder:
         return [both[index] for index in sorted(kept)]
 
     def _outlines(self, cards: _Poses, corner: tuple[int, int], max_overlap: float
-                  ) -> tuple[list[Outline], list[int]]:
+                  ) -> list[Outline]:
         """Poses of the view (whose top-left is ``corner`` of the whole view) as outlines on
         the table, most complete first, none covering a more complete one by more than
-        ``max_overlap``; and which of ``cards`` they are."""
+        ``max_overlap``."""
         scale = TOPDOWN_PX_PER_MM
         found: list[Outline] = []
         for (cx, cy), turn, support in zip(cards.centres, cards.turns, cards.support,
@@ -324,7 +320,7 @@ class OutlineFinder:
                                  card_corners_mm(centre, float(turn) % 180.0, self.card_mm)))
         kept = apart([outline.corners for outline in found],
                      [outline.support for outline in found], self.card_mm, max_overlap)
-        return [found[index] for index in kept], kept
+        return [found[index] for index in kept]
 
     def changes(self, changed: npt.NDArray[np.bool_], frame_size: tuple[int, int],
                 image_to_table: Matrix) -> Changes | None:
@@ -653,7 +649,7 @@ class OutlineFinder:
                                   walked))
         return functools.reduce(_Poses.joined, taken, _Poses.none())
 
-    def _placed_lines(self, gradient: Floats, cards: _Poses, sources: _Poses | None = None
+    def _placed_lines(self, gradient: Floats, cards: _Poses, phased: bool = True
                       ) -> tuple[_Poses, _Poses]:
         """The cards of lines of touching cards placed whole: card by card, a card's pose is
         pulled by whatever edges lie inside a line (Rollecate's rails repeat card after card,
@@ -665,10 +661,9 @@ class OutlineFinder:
         cut into them evenly, each refined a little. Longer lines first: a line that a break
         in its sides cut short is part of a longer one. Its ends can lie inside its end cards
         (a card of the cloth's colour shows its sides only in part) and its cut be off, so the
-        line's cards are also placed a pitch apart from each card of ``sources`` (for a caller
-        that names them all and keeps the better named) found on it that lies off the
-        placings made already, modulo the pitch. The lines cut evenly, then those other
-        placings.
+        line's cards are also placed a pitch apart from each card found on it that lies off
+        the placings made already, modulo the pitch (``phased``: for a caller that names them
+        all and keeps the better named). The lines cut evenly, then those other placings.
         """
         lines: list[_Line] = []
         tried: list[npt.NDArray[np.float64]] = []
@@ -692,8 +687,7 @@ class OutlineFinder:
         phase = LINE_PHASE_MM * TOPDOWN_PX_PER_MM
         for line in kept:
             phases = [line.along(line.spots()[0])]
-            for centre, turn in (zip(sources.centres, sources.turns, strict=True)
-                                 if sources is not None else ()):
+            for centre, turn in zip(cards.centres, cards.turns, strict=True) if phased else ():
                 if not line.holds(centre) or turn_apart(float(turn), line.turn) > 3.0:
                     continue
                 offset = line.along(centre)
