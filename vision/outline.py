@@ -485,23 +485,15 @@ class OutlineFinder:
         # The rim's normals point along the card's axes, so turned they are (cos, sin) or
         # (-sin, cos), either way: the gradient across the rim is its x or y component
         # turned. Each side is a block of columns (masking columns out would copy them).
-        # Worked in place in two arrays: a temporary the size of all poses' samples costs as
-        # much to allocate and fill as the arithmetic on it.
-        along, other = np.empty(sx.shape, np.float32), np.empty(sx.shape, np.float32)
+        along = np.empty_like(sx)
         for part, across_x in rim.blocks:
-            first, second = (sx, sy) if across_x else (sy, sx)
-            np.multiply(first[:, part], c, out=along[:, part])
-            np.multiply(second[:, part], s, out=other[:, part])
-            (np.add if across_x else np.subtract)(along[:, part], other[:, part],
-                                                 out=along[:, part])
-        np.abs(along, out=along)
-        np.hypot(sx, sy, out=other)
-        other *= ALONG
-        aligned = along > other
+            if across_x:
+                np.abs(sx[:, part] * c + sy[:, part] * s, out=along[:, part])
+            else:
+                np.abs(sy[:, part] * c - sx[:, part] * s, out=along[:, part])
+        aligned = along > ALONG * np.hypot(sx, sy)
         on_edge = aligned & (along > EDGE_STRENGTH)
-        np.minimum(along, FIT_CAP, out=other)
-        other *= aligned
-        fit = other.mean(axis=1)
+        fit = (np.minimum(along, FIT_CAP) * aligned).mean(axis=1)
         if not by_side:
             return fit, on_edge.mean(axis=1), np.zeros((len(fit), 0), np.float32)
         sides = np.stack([on_edge[:, rim.side == k].mean(axis=1) for k in range(4)], axis=1)
