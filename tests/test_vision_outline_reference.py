@@ -69,13 +69,14 @@ def _reference_angle(finder: OutlineFinder, peak: tuple[int, int], gx: Floats, g
 
 
 def _reference_fit(finder: OutlineFinder, gradient: Floats, centres: npt.NDArray[np.float64],
-                   turns: npt.NDArray[np.float64]) -> tuple[Floats, Floats]:
-    """Each pose's fit and support, turning every rim normal by its own rotation."""
+                   turns: npt.NDArray[np.float64], every: int = 1) -> tuple[Floats, Floats]:
+    """Each pose's fit and support on every ``every``-th rim sample, turning every rim
+    normal by its own rotation."""
     scale = TOPDOWN_PX_PER_MM
     radians = np.radians(turns).astype(np.float32)
     c, s = np.cos(radians)[:, None], np.sin(radians)[:, None]
-    points = finder.rim.points.astype(np.float32)
-    normals = finder.rim.normals.astype(np.float32)
+    points = finder.rim.points[::every].astype(np.float32)
+    normals = finder.rim.normals[::every].astype(np.float32)
     px, py = points[:, 0] * scale, points[:, 1] * scale
     xs = centres[:, 0:1].astype(np.float32) + c * px - s * py
     ys = centres[:, 1:2].astype(np.float32) + s * px + c * py
@@ -116,6 +117,11 @@ def test_the_fast_steps_give_what_the_plain_ones_do(style: str, level: str, seed
     gradient = np.asarray(cv2.merge([gx, gy]), np.float32)
     fit, support, _ = finder._score(gradient, centres, turns, by_side=False)
     expected_fit, expected_support = _reference_fit(finder, gradient, centres, turns)
+    assert np.array_equal(fit, expected_fit), (style, level, seed)
+    assert np.array_equal(support, expected_support), (style, level, seed)
+    # The rim's samples are kept per subsampling: a sparser one must not reuse the full rim.
+    fit, support, _ = finder._score(gradient, centres, turns, 3, by_side=False)
+    expected_fit, expected_support = _reference_fit(finder, gradient, centres, turns, 3)
     assert np.array_equal(fit, expected_fit), (style, level, seed)
     assert np.array_equal(support, expected_support), (style, level, seed)
 

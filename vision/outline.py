@@ -201,6 +201,29 @@ def _rim(card_mm: tuple[float, float], radius_mm: float) -> _Rim:
 
 
 @dataclass(frozen=True)
+class _RimSamples:
+    """Every so many of a rim's samples, as ``OutlineFinder._score`` turns them: scaled to
+    view pixels, in 32-bit floats."""
+
+    px: Floats
+    py: Floats
+    side: npt.NDArray[np.int64]
+    blocks: list[tuple[slice, bool]]
+    """Each side's block of samples (the rim lists its sides one after the other), and
+    whether its normal lies along the card's x axis."""
+
+    @staticmethod
+    def of(rim: _Rim, every: int) -> _RimSamples:
+        """Every ``every``-th sample of ``rim``."""
+        points = rim.points[::every].astype(np.float32)
+        normals = rim.normals[::every].astype(np.float32)
+        side = rim.side[::every]
+        return _RimSamples(points[:, 0] * TOPDOWN_PX_PER_MM, points[:, 1] * TOPDOWN_PX_PER_MM,
+                           side, [(slice(first, last), bool(normals[first, 0] != 0))
+                                  for first, last in _runs(side)])
+
+
+@dataclass(frozen=True)
 class Changes:
     """Where a frame changed since the last one searched, in the top-down view: the cards
     touching it are to be searched again, the rest kept."""
@@ -232,6 +255,8 @@ class OutlineFinder:
         self.cloth: Image | None = None
         """The empty table seen from above (``learn_cloth``), if it was looked at."""
         self.rim = _rim(card_mm, radius_mm)
+        # _score runs hundreds of times a table on a few subsamplings of the same rim.
+        self._rim_samples: dict[int, _RimSamples] = {}
         scale = TOPDOWN_PX_PER_MM
         self.size = (round((TABLE_WIDTH_MM + 2 * REACH_MM) * scale),
                      round((TABLE_HEIGHT_MM + 2 * REACH_MM) * scale))
@@ -444,25 +469,21 @@ class OutlineFinder:
         samples on such edges) and the support of each side (``every``: use every so many rim
         samples; ``by_side`` False: no sides, an empty array). ``gradient``: the view's x and
         y gradient, two channels."""
-        scale = TOPDOWN_PX_PER_MM
+        rim = self._rim_samples.get(every)
+        if rim is None:
+            rim = self._rim_samples[every] = _RimSamples.of(self.rim, every)
         radians = np.radians(turns).astype(np.float32)
         c, s = np.cos(radians)[:, None], np.sin(radians)[:, None]
-        points = self.rim.points[::every].astype(np.float32)
-        normals = self.rim.normals[::every].astype(np.float32)
-        px, py = points[:, 0] * scale, points[:, 1] * scale
-        xs = centres[:, 0:1].astype(np.float32) + c * px - s * py
-        ys = centres[:, 1:2].astype(np.float32) + s * px + c * py
+        xs = centres[:, 0:1].astype(np.float32) + c * rim.px - s * rim.py
+        ys = centres[:, 1:2].astype(np.float32) + s * rim.px + c * rim.py
         sampled = cv2.remap(gradient, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         sx, sy = sampled[..., 0], sampled[..., 1]
         # The rim's normals point along the card's axes, so turned they are (cos, sin) or
         # (-sin, cos), either way: the gradient across the rim is its x or y component
-        # turned. The rim lists its sides one after the other, so each side is a block of
-        # columns (masking columns out would copy them).
+        # turned. Each side is a block of columns (masking columns out would copy them).
         along = np.empty_like(sx)
-        side = self.rim.side[::every]
-        for first, last in _runs(side):
-            part = slice(first, last)
-            if normals[first, 0] != 0:
+        for part, across_x in rim.blocks:
+            if across_x:
                 np.abs(sx[:, part] * c + sy[:, part] * s, out=along[:, part])
             else:
                 np.abs(sy[:, part] * c - sx[:, part] * s, out=along[:, part])
@@ -471,7 +492,7 @@ class OutlineFinder:
         fit = (np.minimum(along, FIT_CAP) * aligned).mean(axis=1)
         if not by_side:
             return fit, on_edge.mean(axis=1), np.zeros((len(fit), 0), np.float32)
-        sides = np.stack([on_edge[:, side == k].mean(axis=1) for k in range(4)], axis=1)
+        sides = np.stack([on_edge[:, rim.side == k].mean(axis=1) for k in range(4)], axis=1)
         return fit, on_edge.mean(axis=1), sides
 
     def _refine(self, gradient: Floats, centres: npt.NDArray[np.float64],
@@ -726,9 +747,9 @@ class OutlineFinder:
         points = (centre + (along[None, None, None, :, None] * course[:, None, None, None]
                             + across[None, :, :, None, None] * normal[:, None, None, None])
                   * scale)  # (turns, sides, bands, samples, 2)
-        normals = np.broadcast_to(normal[:, None, None, None], points.shape)
-        on_edge = _on_edge(gradient, points.reshape(-1, len(along), 2),
-                           normals.reshape(-1, len(along), 2))
+        # One normal a row of samples (a turn's side and band), not one a sample.
+        normals = np.repeat(normal, across.size, axis=0)[:, None]
+        on_edge = _on_edge(gradient, points.reshape(-1, len(along), 2), normals)
         shown = np.any(on_edge.reshape(points.shape[:-1]), axis=2)  # (turns, sides, samples)
         density = np.asarray(cv2.blur(shown.reshape(-1, len(along)).astype(np.float32),
                                       (window, 1), borderType=cv2.BORDER_CONSTANT),
@@ -828,7 +849,7 @@ class _Line:
 def _on_edge(gradient: Floats, points: npt.NDArray[np.float64],
              normals: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
     """Whether an edge running across its normal lies at each of ``points`` (view pixels,
-    rows and columns of them, as ``normals``)."""
+    rows and columns of them; ``normals`` broadcast against them)."""
     sampled = cv2.remap(gradient, points[..., 0].astype(np.float32),
                         points[..., 1].astype(np.float32), cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_CONSTANT)
