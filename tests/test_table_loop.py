@@ -9,6 +9,7 @@ import signal
 from pathlib import Path
 
 import pytest
+from terminal_helpers import ctrl_c_as_in_a_terminal
 
 from host.context import AppContext
 from host.journal import Journal
@@ -122,8 +123,9 @@ def test_ctrl_c_inside_a_finalizer_still_ends_the_loop(loop: TableLoop) -> None:
             events.put(Stop())  # a lost Ctrl-C: the loop ends here instead
         return float(tick)
 
-    before = signal.getsignal(signal.SIGINT)
-    with pytest.raises(KeyboardInterrupt):
-        loop.run(events, clock=clock)
-    assert signal.getsignal(signal.SIGINT) is before
+    with ctrl_c_as_in_a_terminal():
+        before = signal.getsignal(signal.SIGINT)
+        with pytest.raises(KeyboardInterrupt):
+            loop.run(events, clock=clock)
+        assert signal.getsignal(signal.SIGINT) is before
     assert loop.session.turns == 0

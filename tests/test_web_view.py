@@ -15,13 +15,13 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from terminal_helpers import ctrl_c_as_in_a_terminal
 
 from host.cli import DEFAULT_PORT, web_address
 from host.errors import BadInputError
@@ -363,22 +363,9 @@ def test_share_serves_the_view_and_refuses_an_address_only_this_computer_reaches
         web_address("127.0.0.1:9000", share=True)
 
 
-@contextmanager
-def _ctrl_c_as_in_a_terminal() -> Iterator[None]:
-    """While a child starts: SIGINT handled, as a shell leaves it for a command run in the
-    foreground. A test run started in the background without job control (``pytest ... &``
-    in a script) ignores SIGINT, as POSIX has it, and a child inherits an ignored signal:
-    the app would never see the player's Ctrl-C (the 20 s "hang" seen under load)."""
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, before)
-
-
 def _conductor(*args: str) -> tuple[Any, str]:
     """``python -m host ARGS`` serving the web view; the process and the page's address."""
-    with _ctrl_c_as_in_a_terminal():
+    with ctrl_c_as_in_a_terminal():
         process = subprocess.Popen([sys.executable, "-m", "host", *args], cwd=ROOT,
                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, text=True)
