@@ -97,9 +97,9 @@ def _peaks(self: OutlineFinder, edges: object) -> list[tuple[int, int]]:
     return found
 
 
-def _read(self: CardReferences, frame: Image, corners: Points, least_score: float = -np.inf,
-          only_named: bool = False) -> Reading:
-    reading = _READ(self, frame, corners, least_score, only_named)
+def _read(self: CardReferences, frame: Image, corners: Points, *args: object,
+          **kwargs: object) -> Reading:
+    reading = _READ(self, frame, corners, *args, **kwargs)  # type: ignore[arg-type]
     RECORD.read.append((corners, reading))
     return reading
 

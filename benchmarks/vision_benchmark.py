@@ -462,17 +462,16 @@ def styles_report(scenes: int, workers: int, naming: bool = False,
     naming alone, at the true corners, with the time per card instead of ghosts; ``cloth``:
     the empty table looked at first; ``scale``: a webcam with that many times the pixels,
     ``camera_scale``; ``shots``: with ``naming``, photographs a table, ``name_styled``;
-    ``decks``: tuned, held-out or both; ``left_out``: ``LEFT_OUT``)."""
+    ``decks``: tuned, held-out, both or fresh (``DECK_SETS``); ``left_out``: ``LEFT_OUT``)."""
     print(f"{'style':<10} {'decks':<9} {'level':<7} {'scenes':>6} {'cards':>6} {'recall':>7} "
           f"{'correct':>8} {'wrong':>6} {'unknown':>8} " +
           ("ms/card" if naming else f"{'ghosts':>7} {'named':>6}"))
     grand: Counter[str] = Counter()
-    chosen = decks
+    wanted = ("tuned", "held-out") if decks == "both" else (decks,)
     with Pool(workers, initializer=_worker, initargs=(scale, left_out)) as pool:
         for style in styles:
-            for decks, (deck_seeds, first_scene) in DECK_SETS.items():
-                if decks not in (("tuned", "held-out") if chosen == "both" else (chosen,)):
-                    continue
+            for deck_set in wanted:
+                deck_seeds, first_scene = DECK_SETS[deck_set]
                 for level in DIFFICULTIES:
                     jobs = [(style, deck_seeds[index % len(deck_seeds)], first_scene + index,
                              level) for index in range(scenes)]
@@ -483,7 +482,7 @@ def styles_report(scenes: int, workers: int, naming: bool = False,
                         total.update(counts)
                     grand.update(total)
                     visible = max(1, total["visible"])
-                    print(f"{style:<10} {decks:<9} {level:<7} {total['scenes']:>6} "
+                    print(f"{style:<10} {deck_set:<9} {level:<7} {total['scenes']:>6} "
                           f"{total['visible']:>6} {100 * total['found'] / visible:>6.1f}% "
                           f"{100 * total['correct'] / visible:>7.1f}% {total['wrong']:>6} "
                           f"{100 * total['unknown'] / visible:>7.1f}% " +
