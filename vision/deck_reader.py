@@ -10,8 +10,9 @@ name without being read again. An outline that matches no enrolled card at all (
 not a card: a cloth's pattern or a hand's edge that happened to look like a card's outline. Nor is
 an unnamed outline that shows the cloth (all of it, or half of it) or covers a marker
 (``vision.cloth``), or that lies square against a named card, one of its sides along that card's
-(``vision.outline.crosswise``). Beside a named card, a card's width along it, where an outline of
-the search lies but no named card, a card of its line is guessed and kept if named
+(``vision.outline.crosswise``). Beside a named card, a card's width along it, and a rail's spacing
+along each outline of the search (where it looks like a card), where an outline of the search
+lies but no named card, a card of its line is guessed and kept if named
 (``DeckReader._beside_named``).
 """
 
@@ -47,6 +48,14 @@ CROSSWISE_SHARE = 0.5
 """Share of an unnamed outline's side lying along named cards' sides of the other kind
 (``vision.outline.crosswise``) from which it is no card: on the tuning deck's tables at 1080p
 ghosts showed 0.58-0.95, unnamed outlines on real cards never 0.2."""
+RAIL_SHIFTS_MM = (24.0, 36.0)
+"""How far along its width (either way) a card of a line is guessed from each outline of the
+search: along a line of Rollecate's track cards on a hard table outlines lay 22-41 mm off their
+cards, pulled by the rails, and naming slides a guess by up to 6 mm."""
+SEED_LIKENESS = 0.3
+"""Thumbnail likeness (``CardReferences.likeness``) a guess from an outline needs before it is
+named: on the tuning deck's Rollecate tables at 1080p, 68 of the 78 such guesses that named a
+card had it, and 355 of the 3,621 that named none."""
 STILL_MM = 1.5
 """A card whose outline moved less than this since the last frame has not moved."""
 STILL_DEGREES = 1.5
@@ -197,7 +206,9 @@ class DeckReader:
         named card, a card's width plus ``LINE_GAP_MM`` along its width either way, where no
         named card lies but one of the search's ``outlines`` does (a quarter of a card), a
         card is guessed (``Outline.guess``: kept only if it names one), and the line walked
-        on from each so named, up to ``LINE_ROUNDS`` cards.
+        on from each so named, up to ``LINE_ROUNDS`` cards. A line with no card named is
+        started from its outlines: each is guessed ``RAIL_SHIFTS_MM`` along its width either
+        way, where the thumbnail there looks like a card (``SEED_LIKENESS``).
 
         Along a line of Rollecate's track cards whose sides hardly show against the cloth
         (a brown broken track on a brown cloth) the outline search's outlines lie a rail's
@@ -208,17 +219,22 @@ class DeckReader:
         width, height = self.references.card_mm
         area = width * height
         found: list[SeenCard] = []
-        walks = [(card, sign * _width_axis(card.table_corners)) for card in cards
+        # (where from, which way, how far, whether a look at the thumbnail comes first)
+        walks = [(card.table_corners, sign * _width_axis(card.table_corners),
+                  width + LINE_GAP_MM, False) for card in cards
                  if card.reading.name is not None and card.table_corners is not None
                  for sign in (-1.0, 1.0)]
+        # On a hard table a whole line can go unnamed, each outline on it a rail's spacing
+        # off its card (too far for naming's slide) and read as no card at all.
+        walks += [(outline.corners, sign * _width_axis(outline.corners), shift, True)
+                  for outline in outlines for sign in (-1.0, 1.0) for shift in RAIL_SHIFTS_MM]
         for _ in range(LINE_ROUNDS):
             going = []
-            for card, way in walks:
-                assert card.table_corners is not None
-                axis = _width_axis(card.table_corners)
+            for start, way, step, look in walks:
+                axis = _width_axis(start)
                 # A card named the other way round lists its corners from its other end.
                 axis = axis if axis @ way >= 0 else -axis
-                corners = card.table_corners + (width + LINE_GAP_MM) * axis
+                corners = start + step * axis
                 if changes is not None and not changes.touches(corners):
                     continue
                 if any(other.reading.name is not None and other.table_corners is not None
@@ -228,15 +244,20 @@ class DeckReader:
                 if not any(_shared(corners, outline.corners) > MAX_OVERLAP * area
                            for outline in outlines):
                     continue
+                # Most outlines lie on the cloth or beside a named card: a look at the
+                # thumbnail costs a sliver of a naming.
+                if look and self.references.likeness(
+                        colour, transform_points(to_image, corners)) < SEED_LIKENESS:
+                    continue
                 centre = corners.mean(axis=0)
                 degrees = float(np.degrees(np.arctan2(axis[1], axis[0]))) % 180.0
                 guess = Outline((float(centre[0]), float(centre[1])), degrees, 0.0,
                                 card_corners_mm((float(centre[0]), float(centre[1])), degrees,
                                                 (width, height)), guess=True)
                 named = self._named(colour, guess, image_to_table, to_image, then_to_now)
-                if named is not None:
+                if named is not None and named.table_corners is not None:
                     found.append(named)
-                    going.append((named, axis))
+                    going.append((named.table_corners, axis, width + LINE_GAP_MM, False))
             walks = going
         return found
 
