@@ -52,6 +52,15 @@ RAIL_SHIFTS_MM = (24.0, 36.0)
 """How far along its width (either way) a card of a line is guessed from each outline of the
 search: along a line of Rollecate's track cards on a hard table outlines lay 22-41 mm off their
 cards, pulled by the rails, and naming slides a guess by up to 6 mm."""
+SEED_TWIN_BAR = 2.0
+"""How many times what the check of near twins asks (``CardReferences.read``'s ``twin_bar``,
+``vision.twin_check.agreed``) a card on a line started from an outline must clear. It is placed
+from a guess a few millimetres and a degree or two off, where the twin classifier (learnt with
+outlines under a millimetre off) is out of its depth, and nothing of the line was named by its
+own outline: at twice the bar the references' own check must reach 1.2 of ``MIN_BALANCE``
+whatever the classifier says, and twice it (0.34, more than the 0.28 the check needed alone)
+unless the classifier is sure by 4 of its margins. On the tuning deck's Rollecate tables at
+1080p, 40 of the 155 right twins read on such lines cleared 1-2 times the bar."""
 SEED_LIKENESS = 0.3
 """Thumbnail likeness (``CardReferences.likeness``) a guess from an outline needs before it is
 named: on the tuning deck's Rollecate tables at 1080p, 68 of the 78 such guesses that named a
@@ -94,6 +103,9 @@ class SeenCard:
     """The outline it was found as (None on the raw view)."""
     look: Image | None = field(default=None, repr=False)
     """Its grey picture at ``STILL_PX_PER_MM``, to see whether it changed."""
+    seeded: bool = False
+    """Named on a line started from an unnamed outline (``DeckReader._beside_named``): too
+    unsure a card to teach the ghost rule the cards' colours."""
 
 
 @dataclass
@@ -183,15 +195,18 @@ class DeckReader:
         return cards
 
     def _named(self, colour: Image, outline: Outline, image_to_table: Matrix,
-               to_image: Matrix, then_to_now: Matrix) -> SeenCard | None:
+               to_image: Matrix, then_to_now: Matrix, twin_bar: float = 1.0
+               ) -> SeenCard | None:
         """The card read at ``outline`` (remembered from the last frame where it lies unmoved
         and looks the same); None where it is no card (``CARD_SCORE``), or a guess
-        (``Outline.guess``) that names none. ``to_image``: ``image_to_table`` inverted."""
+        (``Outline.guess``) that names none. ``to_image``: ``image_to_table`` inverted;
+        ``twin_bar``: ``CardReferences.read``'s."""
         corners = transform_points(to_image, outline.corners)
         look = np.asarray(cv2.cvtColor(self.references.sample(
             colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
         reading = (self._remembered(outline, look, then_to_now)
-                   or self.references.read(colour, corners, CARD_SCORE, outline.guess))
+                   or self.references.read(colour, corners, CARD_SCORE, outline.guess,
+                                           twin_bar))
         if reading.score < CARD_SCORE or (outline.guess and reading.name is None):
             return None
         placed = reading.corners
@@ -219,18 +234,19 @@ class DeckReader:
         width, height = self.references.card_mm
         area = width * height
         found: list[SeenCard] = []
-        # (where from, which way, how far, whether a look at the thumbnail comes first)
+        # (where from, which way, how far, whether started from an outline, whether on a
+        # line so started)
         walks = [(card.table_corners, sign * _width_axis(card.table_corners),
-                  width + LINE_GAP_MM, False) for card in cards
+                  width + LINE_GAP_MM, False, False) for card in cards
                  if card.reading.name is not None and card.table_corners is not None
                  for sign in (-1.0, 1.0)]
         # On a hard table a whole line can go unnamed, each outline on it a rail's spacing
         # off its card (too far for naming's slide) and read as no card at all.
-        walks += [(outline.corners, sign * _width_axis(outline.corners), shift, True)
+        walks += [(outline.corners, sign * _width_axis(outline.corners), shift, True, True)
                   for outline in outlines for sign in (-1.0, 1.0) for shift in RAIL_SHIFTS_MM]
         for _ in range(LINE_ROUNDS):
             going = []
-            for start, way, step, look in walks:
+            for start, way, step, look, seeded in walks:
                 axis = _width_axis(start)
                 # A card named the other way round lists its corners from its other end.
                 axis = axis if axis @ way >= 0 else -axis
@@ -254,33 +270,38 @@ class DeckReader:
                 guess = Outline((float(centre[0]), float(centre[1])), degrees, 0.0,
                                 card_corners_mm((float(centre[0]), float(centre[1])), degrees,
                                                 (width, height)), guess=True)
-                named = self._named(colour, guess, image_to_table, to_image, then_to_now)
-                if look and named is not None:
-                    named = self._confirmed(colour, named, image_to_table, to_image,
-                                            then_to_now)
+                named = (self._confirmed(colour, guess, image_to_table, to_image, then_to_now)
+                         if seeded else
+                         self._named(colour, guess, image_to_table, to_image, then_to_now))
                 if named is not None and named.table_corners is not None:
                     found.append(named)
                     # A card named from an outline walks its line both ways: the outline
                     # may have lain on either side of it.
-                    going += [(named.table_corners, sign * axis, width + LINE_GAP_MM, False)
-                              for sign in ((1.0, -1.0) if look else (1.0,))]
+                    going += [(named.table_corners, sign * axis, width + LINE_GAP_MM, False,
+                               seeded) for sign in ((1.0, -1.0) if look else (1.0,))]
             walks = going
         return found
 
-    def _confirmed(self, colour: Image, card: SeenCard, image_to_table: Matrix,
+    def _confirmed(self, colour: Image, guess: Outline, image_to_table: Matrix,
                    to_image: Matrix, then_to_now: Matrix) -> SeenCard | None:
-        """``card``, guessed from an outline a rail's spacing away, read again where its
-        naming slid it; None unless it names the same card there. Such a guess can lie
-        up to 12 mm off, at the end of naming's slide, where a near twin's classifier (learnt
-        with the outline under a millimetre off) may pick the wrong twin."""
+        """The card named at ``guess``, on a line started from an outline (``seeded``), read
+        again where its naming slid it, each time with ``SEED_TWIN_BAR``; None unless it
+        names the same card there. Such a guess can lie up to 12 mm off (from an outline a
+        rail's spacing away, or carried on along the line from one), at the end of naming's
+        slide, where a near twin's classifier may pick the wrong twin."""
+        card = self._named(colour, guess, image_to_table, to_image, then_to_now,
+                           SEED_TWIN_BAR)
+        if card is None:
+            return None
         corners = transform_points(image_to_table, card.reading.corners)
         centre = corners.mean(axis=0)
         axis = _width_axis(corners)
         again = self._named(colour, Outline(
             (float(centre[0]), float(centre[1])),
             float(np.degrees(np.arctan2(axis[1], axis[0]))) % 180.0, 0.0, corners, guess=True),
-            image_to_table, to_image, then_to_now)
-        return again if again is not None and again.reading.name == card.reading.name else None
+            image_to_table, to_image, then_to_now, SEED_TWIN_BAR)
+        return (replace(again, seeded=True)
+                if again is not None and again.reading.name == card.reading.name else None)
 
     def _remembered(self, outline: Outline, look: Image, then_to_now: Matrix
                     ) -> Reading | None:
@@ -317,7 +338,11 @@ def _without_ghosts(view: Image, cards: list[SeenCard], kept: list[int]) -> list
     doubtful = [card.reading.name is None and id(card) not in kept for card in cards]
     if len(outlines) < len(cards) or not any(doubtful):
         return cards
-    sure = [card.reading.name is not None or card.reading.score >= MIN_SCORE for card in cards]
+    # A card named on a line started from an outline is the least sure of the named: it
+    # would shift the colours learnt as the cloth's, and with them the verdict on outlines
+    # judged before without it.
+    sure = [(card.reading.name is not None or card.reading.score >= MIN_SCORE)
+            and not card.seeded for card in cards]
     verdict = ghosts(view, outlines, doubtful, sure)
     # A named card's sides are its own rim; an unnamed outline turned square to it that
     # takes one of them for its own (beside a line of cards, its long side along their short
