@@ -223,7 +223,8 @@ class DeckReader:
         card is guessed (``Outline.guess``: kept only if it names one), and the line walked
         on from each so named, up to ``LINE_ROUNDS`` cards. A line with no card named is
         started from its outlines: each is guessed ``RAIL_SHIFTS_MM`` along its width either
-        way, where the thumbnail there looks like a card (``SEED_LIKENESS``).
+        way, where the thumbnail there looks like a card (``SEED_LIKENESS``); every card of a
+        line so started is named only as ``_confirmed`` and is ``seeded``.
 
         Along a line of Rollecate's track cards whose sides hardly show against the cloth
         (a brown broken track on a brown cloth) the outline search's outlines lie a rail's
