@@ -95,3 +95,19 @@ def test_arms_and_shadows_passing_over_a_1080p_table_make_no_false_event() -> No
     assert [event for _, event in watched.events] == [clip.before, clip.after]
     assert watched.false == watched.misread == watched.unread == watched.extra == 0
     assert not watched.missed
+
+
+@pytest.mark.usefixtures("hd")
+def test_a_line_of_rollecate_cards_none_of_them_named_alone_is_walked_from_its_outlines(
+        ) -> None:
+    """Benchmark table 307, hard, at 1080p: on the wood cloth, in dim light, every outline
+    the search finds on the line along the table's near edge lies a rail's spacing off its
+    card, and no card of the table was named. Guessed a rail's spacing along from those
+    outlines, a card of the line names and the line is walked from it (before: 0 named)."""
+    deck = styled_deck("rollecate", 1)
+    references = CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
+    image, truth = render_spread(deck, 307, "hard")
+    reading = Pipeline(deck=deck.deck.name, references=references).read(image)
+    right, wrong = _right_and_wrong(reading, truth, 15 * HD)
+    assert wrong == 0
+    assert right >= 3, right

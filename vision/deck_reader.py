@@ -10,8 +10,9 @@ name without being read again. An outline that matches no enrolled card at all (
 not a card: a cloth's pattern or a hand's edge that happened to look like a card's outline. Nor is
 an unnamed outline that shows the cloth (all of it, or half of it) or covers a marker
 (``vision.cloth``), or that lies square against a named card, one of its sides along that card's
-(``vision.outline.crosswise``). Beside a named card, a card's width along it, where an outline of
-the search lies but no named card, a card of its line is guessed and kept if named
+(``vision.outline.crosswise``). Beside a named card, a card's width along it, and a rail's spacing
+along each outline of the search (where it looks like a card), where an outline of the search
+lies but no named card, a card of its line is guessed and kept if named
 (``DeckReader._beside_named``).
 """
 
@@ -47,6 +48,23 @@ CROSSWISE_SHARE = 0.5
 """Share of an unnamed outline's side lying along named cards' sides of the other kind
 (``vision.outline.crosswise``) from which it is no card: on the tuning deck's tables at 1080p
 ghosts showed 0.58-0.95, unnamed outlines on real cards never 0.2."""
+RAIL_SHIFTS_MM = (24.0, 36.0)
+"""How far along its width (either way) a card of a line is guessed from each outline of the
+search: along a line of Rollecate's track cards on a hard table outlines lay 22-41 mm off their
+cards, pulled by the rails, and naming slides a guess by up to 6 mm."""
+SEED_TWIN_BAR = 2.0
+"""How many times what the check of near twins asks (``CardReferences.read``'s ``twin_bar``,
+``vision.twin_check.agreed``) a card on a line started from an outline must clear. It is placed
+from a guess a few millimetres and a degree or two off, where the twin classifier (learnt with
+outlines under a millimetre off) is out of its depth, and nothing of the line was named by its
+own outline: at twice the bar the references' own check must reach 1.2 of ``MIN_BALANCE``
+whatever the classifier says, and twice it (0.34, more than the 0.28 the check needed alone)
+unless the classifier is sure by 4 of its margins. On the tuning deck's Rollecate tables at
+1080p, 40 of the 155 right twins read on such lines cleared 1-2 times the bar."""
+SEED_LIKENESS = 0.3
+"""Thumbnail likeness (``CardReferences.likeness``) a guess from an outline needs before it is
+named: on the tuning deck's Rollecate tables at 1080p, 68 of the 78 such guesses that named a
+card had it, and 355 of the 3,621 that named none."""
 STILL_MM = 1.5
 """A card whose outline moved less than this since the last frame has not moved."""
 STILL_DEGREES = 1.5
@@ -85,6 +103,9 @@ class SeenCard:
     """The outline it was found as (None on the raw view)."""
     look: Image | None = field(default=None, repr=False)
     """Its grey picture at ``STILL_PX_PER_MM``, to see whether it changed."""
+    seeded: bool = False
+    """Named on a line started from an unnamed outline (``DeckReader._beside_named``): too
+    unsure a card to teach the ghost rule the cards' colours."""
 
 
 @dataclass
@@ -174,15 +195,18 @@ class DeckReader:
         return cards
 
     def _named(self, colour: Image, outline: Outline, image_to_table: Matrix,
-               to_image: Matrix, then_to_now: Matrix) -> SeenCard | None:
+               to_image: Matrix, then_to_now: Matrix, twin_bar: float = 1.0
+               ) -> SeenCard | None:
         """The card read at ``outline`` (remembered from the last frame where it lies unmoved
         and looks the same); None where it is no card (``CARD_SCORE``), or a guess
-        (``Outline.guess``) that names none. ``to_image``: ``image_to_table`` inverted."""
+        (``Outline.guess``) that names none. ``to_image``: ``image_to_table`` inverted;
+        ``twin_bar``: ``CardReferences.read``'s."""
         corners = transform_points(to_image, outline.corners)
         look = np.asarray(cv2.cvtColor(self.references.sample(
             colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
         reading = (self._remembered(outline, look, then_to_now)
-                   or self.references.read(colour, corners, CARD_SCORE, outline.guess))
+                   or self.references.read(colour, corners, CARD_SCORE, outline.guess,
+                                           twin_bar))
         if reading.score < CARD_SCORE or (outline.guess and reading.name is None):
             return None
         placed = reading.corners
@@ -197,7 +221,10 @@ class DeckReader:
         named card, a card's width plus ``LINE_GAP_MM`` along its width either way, where no
         named card lies but one of the search's ``outlines`` does (a quarter of a card), a
         card is guessed (``Outline.guess``: kept only if it names one), and the line walked
-        on from each so named, up to ``LINE_ROUNDS`` cards.
+        on from each so named, up to ``LINE_ROUNDS`` cards. A line with no card named is
+        started from its outlines: each is guessed ``RAIL_SHIFTS_MM`` along its width either
+        way, where the thumbnail there looks like a card (``SEED_LIKENESS``); every card of a
+        line so started is named only as ``_confirmed`` and is ``seeded``.
 
         Along a line of Rollecate's track cards whose sides hardly show against the cloth
         (a brown broken track on a brown cloth) the outline search's outlines lie a rail's
@@ -208,17 +235,23 @@ class DeckReader:
         width, height = self.references.card_mm
         area = width * height
         found: list[SeenCard] = []
-        walks = [(card, sign * _width_axis(card.table_corners)) for card in cards
+        # (where from, which way, how far, whether started from an outline, whether on a
+        # line so started)
+        walks = [(card.table_corners, sign * _width_axis(card.table_corners),
+                  width + LINE_GAP_MM, False, False) for card in cards
                  if card.reading.name is not None and card.table_corners is not None
                  for sign in (-1.0, 1.0)]
+        # On a hard table a whole line can go unnamed, each outline on it a rail's spacing
+        # off its card (too far for naming's slide) and read as no card at all.
+        walks += [(outline.corners, sign * _width_axis(outline.corners), shift, True, True)
+                  for outline in outlines for sign in (-1.0, 1.0) for shift in RAIL_SHIFTS_MM]
         for _ in range(LINE_ROUNDS):
             going = []
-            for card, way in walks:
-                assert card.table_corners is not None
-                axis = _width_axis(card.table_corners)
+            for start, way, step, look, seeded in walks:
+                axis = _width_axis(start)
                 # A card named the other way round lists its corners from its other end.
                 axis = axis if axis @ way >= 0 else -axis
-                corners = card.table_corners + (width + LINE_GAP_MM) * axis
+                corners = start + step * axis
                 if changes is not None and not changes.touches(corners):
                     continue
                 if any(other.reading.name is not None and other.table_corners is not None
@@ -228,17 +261,48 @@ class DeckReader:
                 if not any(_shared(corners, outline.corners) > MAX_OVERLAP * area
                            for outline in outlines):
                     continue
+                # Most outlines lie on the cloth or beside a named card: a look at the
+                # thumbnail costs a sliver of a naming.
+                if look and self.references.likeness(
+                        colour, transform_points(to_image, corners)) < SEED_LIKENESS:
+                    continue
                 centre = corners.mean(axis=0)
                 degrees = float(np.degrees(np.arctan2(axis[1], axis[0]))) % 180.0
                 guess = Outline((float(centre[0]), float(centre[1])), degrees, 0.0,
                                 card_corners_mm((float(centre[0]), float(centre[1])), degrees,
                                                 (width, height)), guess=True)
-                named = self._named(colour, guess, image_to_table, to_image, then_to_now)
-                if named is not None:
+                named = (self._confirmed(colour, guess, image_to_table, to_image, then_to_now)
+                         if seeded else
+                         self._named(colour, guess, image_to_table, to_image, then_to_now))
+                if named is not None and named.table_corners is not None:
                     found.append(named)
-                    going.append((named, axis))
+                    # A card named from an outline walks its line both ways: the outline
+                    # may have lain on either side of it.
+                    going += [(named.table_corners, sign * axis, width + LINE_GAP_MM, False,
+                               seeded) for sign in ((1.0, -1.0) if look else (1.0,))]
             walks = going
         return found
+
+    def _confirmed(self, colour: Image, guess: Outline, image_to_table: Matrix,
+                   to_image: Matrix, then_to_now: Matrix) -> SeenCard | None:
+        """The card named at ``guess``, on a line started from an outline (``seeded``), read
+        again where its naming slid it, each time with ``SEED_TWIN_BAR``; None unless it
+        names the same card there. Such a guess can lie up to 12 mm off (from an outline a
+        rail's spacing away, or carried on along the line from one), at the end of naming's
+        slide, where a near twin's classifier may pick the wrong twin."""
+        card = self._named(colour, guess, image_to_table, to_image, then_to_now,
+                           SEED_TWIN_BAR)
+        if card is None:
+            return None
+        corners = transform_points(image_to_table, card.reading.corners)
+        centre = corners.mean(axis=0)
+        axis = _width_axis(corners)
+        again = self._named(colour, Outline(
+            (float(centre[0]), float(centre[1])),
+            float(np.degrees(np.arctan2(axis[1], axis[0]))) % 180.0, 0.0, corners, guess=True),
+            image_to_table, to_image, then_to_now, SEED_TWIN_BAR)
+        return (replace(again, seeded=True)
+                if again is not None and again.reading.name == card.reading.name else None)
 
     def _remembered(self, outline: Outline, look: Image, then_to_now: Matrix
                     ) -> Reading | None:
@@ -275,7 +339,11 @@ def _without_ghosts(view: Image, cards: list[SeenCard], kept: list[int]) -> list
     doubtful = [card.reading.name is None and id(card) not in kept for card in cards]
     if len(outlines) < len(cards) or not any(doubtful):
         return cards
-    sure = [card.reading.name is not None or card.reading.score >= MIN_SCORE for card in cards]
+    # A card named on a line started from an outline is the least sure of the named: it
+    # would shift the colours learnt as the cloth's, and with them the verdict on outlines
+    # judged before without it.
+    sure = [(card.reading.name is not None or card.reading.score >= MIN_SCORE)
+            and not card.seeded for card in cards]
     verdict = ghosts(view, outlines, doubtful, sure)
     # A named card's sides are its own rim; an unnamed outline turned square to it that
     # takes one of them for its own (beside a line of cards, its long side along their short

@@ -281,8 +281,11 @@ class CardReferences:
                                               borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
     def read(self, frame: Image, corners: Points, least_score: float = -np.inf,
-             only_named: bool = False) -> Reading:
+             only_named: bool = False, twin_bar: float = 1.0) -> Reading:
         """Name the card lying at ``corners`` in a BGR frame (see the module's steps).
+
+        ``twin_bar``: how many times what the check of near twins asks (``agreed``) a card
+        with near twins must clear to be named (more for a card placed less surely).
 
         A caller that drops every reading scoring under ``least_score``, and (``only_named``)
         every one that names no card, gets such a reading back as soon as it is sure to be
@@ -342,9 +345,9 @@ class CardReferences:
         # ...and no other card of the deck may come near it.
         strangers, stranger_balance = self._strangers(ranked, group, best, turned, score)
         if only_named and (score < least_named or strangers < 1.0
-                           or sure < CLASSIFIER_SHARE):
-            # Unnamed whatever the check of twins says (``agreed`` reaches 1 only from a
-            # ``CLASSIFIER_SHARE`` of the classifier's margin).
+                           or sure < CLASSIFIER_SHARE * twin_bar):
+            # Unnamed whatever the check of twins says (``agreed`` reaches ``twin_bar`` only
+            # from ``twin_bar`` times ``CLASSIFIER_SHARE`` of the classifier's margin).
             return Reading(None, 0.0, turned, score, corners)
         # The classifier learnt from simulation, which flatters; the twin is named only if
         # the references themselves agree, against every twin of another name. At or below
@@ -361,7 +364,7 @@ class CardReferences:
                 sure = min([sure, *(clear.worst for clear in cleared)])
         clear = min(sure, 2.0, strangers)
         confidence = float(np.clip(min(0.5 * min(sure, 1.0), stranger_balance) * 2, 0.0, 1.0))
-        named = score >= least_named and clear >= 1.0
+        named = score >= least_named and clear >= 1.0 and (len(group) == 1 or sure >= twin_bar)
         return Reading(self.names[best] if named else None, confidence, turned, score, corners)
 
     def _strangers(self, ranked: list[tuple[float, int, bool]], group: list[tuple[int, bool]],
@@ -385,13 +388,24 @@ class CardReferences:
             clear = min(clear, part / needed)
         return clear, balance
 
+    def likeness(self, frame: Image, corners: Points) -> float:
+        """How like the likest reference, either way round, the colour thumbnail at
+        ``corners`` is (-1 to 1): a look far cheaper than ``read``, which shortlists by it."""
+        return float(self._thumb_likeness(frame, (corners, np.roll(corners, 2, axis=0))).max())
+
     def _shortlist(self, frame: Image, ways: tuple[Points, Points]) -> list[tuple[int, bool]]:
         """The (reference, turned) whose colour thumbnails are likest the card's, seen at
         ``ways`` (its corners either way round)."""
-        thumbs = [_thumb(self.sample(frame, way, THUMB[0] / self.card_mm[0])) for way in ways]
-        first = np.concatenate([self._thumbs @ thumb for thumb in thumbs])
+        first = self._thumb_likeness(frame, ways)
         count = len(self.names)
         return [(int(i) % count, bool(i >= count)) for i in np.argsort(-first)[:SHORTLIST]]
+
+    def _thumb_likeness(self, frame: Image, ways: tuple[Points, Points]) -> Floats:
+        """Each reference's thumbnail correlation with the card's, seen at ``ways`` (every
+        reference upright first, then every one turned)."""
+        thumbs = [_thumb(self.sample(frame, way, THUMB[0] / self.card_mm[0])) for way in ways]
+        return np.asarray(np.concatenate([self._thumbs @ thumb for thumb in thumbs]),
+                          np.float32)
 
     def _which_twin(self, frame: Image, corners: Points, group: list[tuple[int, bool]],
                     boxes: list[Box]) -> tuple[int, float]:
