@@ -43,6 +43,11 @@ from vision.recognize import CARD_SCORE, MIN_SCORE, CardReferences, Reading
 
 CANDIDATE_OVERLAP = 0.6
 """Overlap (share of a card) of outlines that are all named before the better is kept."""
+SAME_CARD_SHARE = 0.85
+"""Share of a named card's area a line's placing (``Outline.guess``) must cover to be another
+placing of that card (named too, the better kept): along a Rollecate line the named outline
+can lie a rail off, and the placing right on the card covered it by 0.93-0.97 on the tuning
+deck's tables; placings straddling it and its neighbour covered it by 0.3-0.87."""
 CROSSWISE_SHARE = 0.5
 """Share of an unnamed outline's side lying along named cards' sides of the other kind
 (``vision.outline.crosswise``) from which it is no card: on the tuning deck's tables at 1080p
@@ -161,6 +166,8 @@ class DeckReader:
         # of touching cards an outline straddling two can fit the edges as well as the true
         # one, but not a reference's picture.
         for outline in outlines:
+            if outline.guess and _straddling(outline, cards, self.references.card_mm):
+                continue
             card = self._named(colour, outline, image_to_table, to_image, then_to_now)
             if card is not None:
                 cards.append(card)
@@ -306,6 +313,19 @@ def _touched(card: SeenCard, changes: Changes) -> bool:
     where its name placed it)."""
     return any(corners is not None and changes.touches(corners) for corners in
                (card.table_corners, card.outline.corners if card.outline else None))
+
+
+def _straddling(placing: Outline, cards: list[SeenCard], card_mm: tuple[float, float]
+                ) -> bool:
+    """Whether a named card covers a line's placing by more than ``MAX_OVERLAP`` of a card
+    (so it could only be kept in that card's place) but under ``SAME_CARD_SHARE`` (so it is
+    no other placing of that card): the placing straddles that card and its neighbour, and
+    naming it (as much as naming a card) would name none. Lines are placed a pitch from
+    every pose found on them, and most poses a better one covers lie a part of a card off."""
+    area = card_mm[0] * card_mm[1]
+    return any(card.reading.name is not None and card.table_corners is not None
+               and MAX_OVERLAP * area < _shared(placing.corners, card.table_corners)
+               < SAME_CARD_SHARE * area for card in cards)
 
 
 def _shared(first: Points, second: Points) -> float:
