@@ -43,11 +43,12 @@ from vision.recognize import CARD_SCORE, MIN_SCORE, CardReferences, Reading
 
 CANDIDATE_OVERLAP = 0.6
 """Overlap (share of a card) of outlines that are all named before the better is kept."""
-SAME_CARD_SHARE = 0.85
-"""Share of a named card's area a line's placing (``Outline.guess``) must cover to be another
-placing of that card (named too, the better kept): along a Rollecate line the named outline
-can lie a rail off, and the placing right on the card covered it by 0.93-0.97 on the tuning
-deck's tables; placings straddling it and its neighbour covered it by 0.3-0.87."""
+SAME_CARD_SHARE = 0.8
+"""Share of a surely placed card's area (named, or scoring ``MIN_SCORE``) a line's placing
+(``Outline.guess``) must cover to be another placing of that card (named too, the better
+kept): along a Rollecate line the named outline can lie a rail off, and on the tuning deck's
+tables the placings named covered such a card by 0.85-0.98, those left unnamed mostly by
+0.3-0.75."""
 CROSSWISE_SHARE = 0.5
 """Share of an unnamed outline's side lying along named cards' sides of the other kind
 (``vision.outline.crosswise``) from which it is no card: on the tuning deck's tables at 1080p
@@ -282,7 +283,7 @@ def _without_ghosts(view: Image, cards: list[SeenCard], kept: list[int]) -> list
     doubtful = [card.reading.name is None and id(card) not in kept for card in cards]
     if len(outlines) < len(cards) or not any(doubtful):
         return cards
-    sure = [card.reading.name is not None or card.reading.score >= MIN_SCORE for card in cards]
+    sure = [_sure(card) for card in cards]
     verdict = ghosts(view, outlines, doubtful, sure)
     # A named card's sides are its own rim; an unnamed outline turned square to it that
     # takes one of them for its own (beside a line of cards, its long side along their short
@@ -317,15 +318,24 @@ def _touched(card: SeenCard, changes: Changes) -> bool:
 
 def _straddling(placing: Outline, cards: list[SeenCard], card_mm: tuple[float, float]
                 ) -> bool:
-    """Whether a named card covers a line's placing by more than ``MAX_OVERLAP`` of a card
-    (so it could only be kept in that card's place) but under ``SAME_CARD_SHARE`` (so it is
-    no other placing of that card): the placing straddles that card and its neighbour, and
-    naming it (as much as naming a card) would name none. Lines are placed a pitch from
-    every pose found on them, and most poses a better one covers lie a part of a card off."""
+    """Whether a card surely placed (named, or ``MIN_SCORE``: its best reference's picture fits
+    it) covers a line's placing by more than ``MAX_OVERLAP`` of a card (so it could only be
+    kept in that card's place) but under ``SAME_CARD_SHARE`` (so it is no other placing of
+    that card): the placing straddles that card and its neighbour, and naming it (as much as
+    naming a card) would name none. Lines are placed a pitch from every pose found on them,
+    and most poses a better one covers lie a part of a card off. An unnamed card scoring less
+    can lie a rail off: along Rollecate lines on the tuning deck's tables, placings that named
+    a card covered such outlines (scoring 0.34-0.40) by 0.74-0.80."""
     area = card_mm[0] * card_mm[1]
-    return any(card.reading.name is not None and card.table_corners is not None
+    return any(_sure(card) and card.table_corners is not None
                and MAX_OVERLAP * area < _shared(placing.corners, card.table_corners)
                < SAME_CARD_SHARE * area for card in cards)
+
+
+def _sure(card: SeenCard) -> bool:
+    """Whether a card lies surely where it was read: named, or its best reference's picture
+    fits it (``MIN_SCORE``)."""
+    return card.reading.name is not None or card.reading.score >= MIN_SCORE
 
 
 def _shared(first: Points, second: Points) -> float:
