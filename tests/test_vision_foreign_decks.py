@@ -598,11 +598,11 @@ def test_enrolling_every_card_of_a_deck_file_says_so(tmp_path: Path) -> None:
     assert not enroll_faces(deck_from(str(tmp_path / "deck.json")), scans).complete
 
 
-def test_line_placings_straddling_a_named_card_are_not_named_and_change_no_card(
+def test_line_placings_straddling_a_card_read_surely_are_not_named_and_change_no_card(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A line is placed a pitch from every pose found on it, and most of those placings
-    straddle two cards: where a named card covers one in part, it is not named at all, and
-    the table reads card for card as when every placing is named."""
+    straddle two cards: where a card read surely covers one in part, it is not named at all,
+    and the table reads card for card as when every placing is named."""
     deck = styled_deck("artwork", 1)
     references = _references(deck)
     image, _ = render_spread(deck, 300, "easy")

@@ -12,7 +12,8 @@ an unnamed outline that shows the cloth (all of it, or half of it) or covers a m
 (``vision.cloth``), or that lies square against a named card, one of its sides along that card's
 (``vision.outline.crosswise``). Beside a named card, a card's width along it, where an outline of
 the search lies but no named card, a card of its line is guessed and kept if named
-(``DeckReader._beside_named``).
+(``DeckReader._beside_named``). A line's placing that a card read surely covers in part
+straddles it and its neighbour, and is not named at all (``_straddling``).
 """
 
 from __future__ import annotations
