@@ -10,10 +10,12 @@ import pytest
 
 from host.cli import main
 from host.deck import DeckError, deck_from, parse_deck
-from vision import recognize, scene, twins
+from vision import deck_reader, recognize, scene, twins
+from vision.deck_reader import DeckReader, SeenCard
 from vision.deck_scene import render_spread
 from vision.enroll import enroll_faces
-from vision.imaging import Image, read_image, transform_points, write_image
+from vision.imaging import Image, Matrix, read_image, transform_points, write_image
+from vision.outline import Outline
 from vision.pipeline import Pipeline
 from vision.recognize import COMMON_RUNGS, CardReferences, load_references, too_alike
 from vision.scene import render_cards
@@ -594,3 +596,37 @@ def test_enrolling_every_card_of_a_deck_file_says_so(tmp_path: Path) -> None:
     assert whole.complete
     (scans / f"{deck.deck.cards[0].name}.png").unlink()
     assert not enroll_faces(deck_from(str(tmp_path / "deck.json")), scans).complete
+
+
+def test_line_placings_straddling_a_card_read_surely_are_not_named_and_change_no_card(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line is placed a pitch from every pose found on it, and most of those placings
+    straddle two cards: where a card read surely covers one in part, it is not named at all,
+    and the table reads card for card as when every placing is named."""
+    deck = styled_deck("artwork", 1)
+    references = _references(deck)
+    image, _ = render_spread(deck, 300, "easy")
+    named_at: list[Outline] = []
+    naming = DeckReader._named
+
+    def spied(reader: DeckReader, colour: Image, outline: Outline, *rest: Matrix
+              ) -> SeenCard | None:
+        named_at.append(outline)
+        return naming(reader, colour, outline, *rest)
+
+    monkeypatch.setattr(DeckReader, "_named", spied)
+    reads = []
+    for leaving_out in (True, False):
+        if not leaving_out:
+            monkeypatch.setattr(deck_reader, "_straddling", lambda *_: False)
+        named_at.clear()
+        pipeline = Pipeline(deck=deck.deck.name, references=references)
+        pipeline.read(image)
+        assert pipeline._deck_reader is not None
+        reads.append((len(named_at), [(card.reading.name, card.corners)
+                                      for card in pipeline._deck_reader._last]))
+    (fewer, cards), (every, all_named) = reads
+    assert fewer <= every - 10
+    assert [name for name, _ in cards] == [name for name, _ in all_named]
+    assert all(np.array_equal(mine, theirs) for (_, mine), (_, theirs)
+               in zip(cards, all_named, strict=True))

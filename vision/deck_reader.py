@@ -13,7 +13,8 @@ an unnamed outline that shows the cloth (all of it, or half of it) or covers a m
 (``vision.outline.crosswise``). Beside a named card, a card's width along it, and a rail's spacing
 along each outline of the search (where it looks like a card), where an outline of the search
 lies but no named card, a card of its line is guessed and kept if named
-(``DeckReader._beside_named``).
+(``DeckReader._beside_named``). A line's placing that a card read surely covers in part
+straddles it and its neighbour, and is not named at all (``_straddling``).
 """
 
 from __future__ import annotations
@@ -44,6 +45,12 @@ from vision.recognize import CARD_SCORE, MIN_SCORE, CardReferences, Reading
 
 CANDIDATE_OVERLAP = 0.6
 """Overlap (share of a card) of outlines that are all named before the better is kept."""
+SAME_CARD_SHARE = 0.8
+"""Share of a surely placed card's area (named, or scoring ``MIN_SCORE``) a line's placing
+(``Outline.guess``) must cover to be another placing of that card (named too, the better
+kept): along a Rollecate line the named outline can lie a rail off, and on the tuning deck's
+tables the placings named covered such a card by 0.85-0.98, those left unnamed mostly by
+0.3-0.75."""
 CROSSWISE_SHARE = 0.5
 """Share of an unnamed outline's side lying along named cards' sides of the other kind
 (``vision.outline.crosswise``) from which it is no card: on the tuning deck's tables at 1080p
@@ -182,6 +189,8 @@ class DeckReader:
         # of touching cards an outline straddling two can fit the edges as well as the true
         # one, but not a reference's picture.
         for outline in outlines:
+            if outline.guess and _straddling(outline, cards, self.references.card_mm):
+                continue
             card = self._named(colour, outline, image_to_table, to_image, then_to_now)
             if card is not None:
                 cards.append(card)
@@ -342,8 +351,7 @@ def _without_ghosts(view: Image, cards: list[SeenCard], kept: list[int]) -> list
     # A card named on a line started from an outline is the least sure of the named: it
     # would shift the colours learnt as the cloth's, and with them the verdict on outlines
     # judged before without it.
-    sure = [(card.reading.name is not None or card.reading.score >= MIN_SCORE)
-            and not card.seeded for card in cards]
+    sure = [_sure(card) and not card.seeded for card in cards]
     verdict = ghosts(view, outlines, doubtful, sure)
     # A named card's sides are its own rim; an unnamed outline turned square to it that
     # takes one of them for its own (beside a line of cards, its long side along their short
@@ -374,6 +382,28 @@ def _touched(card: SeenCard, changes: Changes) -> bool:
     where its name placed it)."""
     return any(corners is not None and changes.touches(corners) for corners in
                (card.table_corners, card.outline.corners if card.outline else None))
+
+
+def _straddling(placing: Outline, cards: list[SeenCard], card_mm: tuple[float, float]
+                ) -> bool:
+    """Whether a card surely placed (named, or ``MIN_SCORE``: its best reference's picture fits
+    it) covers a line's placing by more than ``MAX_OVERLAP`` of a card (so it could only be
+    kept in that card's place) but under ``SAME_CARD_SHARE`` (so it is no other placing of
+    that card): the placing straddles that card and its neighbour, and naming it (as much as
+    naming a card) would name none. Lines are placed a pitch from every pose found on them,
+    and most poses a better one covers lie a part of a card off. An unnamed card scoring less
+    can lie a rail off: along Rollecate lines on the tuning deck's tables, placings that named
+    a card covered such outlines (scoring 0.34-0.40) by 0.74-0.80."""
+    area = card_mm[0] * card_mm[1]
+    return any(_sure(card) and card.table_corners is not None
+               and MAX_OVERLAP * area < _shared(placing.corners, card.table_corners)
+               < SAME_CARD_SHARE * area for card in cards)
+
+
+def _sure(card: SeenCard) -> bool:
+    """Whether a card lies surely where it was read: named, or its best reference's picture
+    fits it (``MIN_SCORE``)."""
+    return card.reading.name is not None or card.reading.score >= MIN_SCORE
 
 
 def _shared(first: Points, second: Points) -> float:
