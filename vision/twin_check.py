@@ -250,7 +250,8 @@ class PairCheck:
         ``theirs`` differ: its size, the card's correlation with each and theirs with each
         other. Each region is aligned once for both references, on its surroundings (what
         the twins share), so neither can slide its strokes onto the card's. The references
-        are blurred as the camera blurs at ``scale`` pixels per millimetre: by the one of
+        are blurred as the camera blurs at ``scale`` pixels per millimetre along the card's
+        width and height (a tilted table sees one side coarser): by the one of
         ``CAMERA_BLURS`` under which both fit the card best, on the regions and what
         surrounds them."""
         height, width = self._grey[mine].shape
