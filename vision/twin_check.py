@@ -20,9 +20,13 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.imaging import Image, Points
-from vision.twins import _band_pass, _standard, card_to_image, sample_box
+from vision.twins import _band_pass, _standard, card_to_image, resolution, sample_box
 
 Floats = npt.NDArray[np.float32]
+Scale = tuple[float, float]
+"""Pixels per millimetre along a card's width and height."""
+Blur = tuple[float, float]
+"""A Gaussian blur's sigma along a reference's width and height (reference pixels)."""
 PixelBox = tuple[int, int, int, int]
 """x0, y0, x1, y1 in reference pixels."""
 Region = tuple[float, float, float, float]
@@ -164,7 +168,7 @@ class _Card(NamedTuple):
 
     observed: dict[PixelBox, Floats]
     """Its band-pass picture round each region (by the region's box)..."""
-    fits: dict[tuple[PixelBox, float], Floats]
+    fits: dict[tuple[PixelBox, Blur], Floats]
     """...its fit there with its own reference, blurred by so many reference pixels..."""
     looks: dict[tuple[PixelBox, int, int], Floats]
     """...and the region, standardised, at each shift it was read at."""
@@ -205,7 +209,7 @@ class PairCheck:
         self._sharp = sharp
         self._px_per_mm = ref_px_per_mm
         self._regions: dict[tuple[int, int, bool], list[PixelBox]] = {}
-        self._tellable_cache: dict[tuple[int, int, bool, float], bool] = {}
+        self._tellable_cache: dict[tuple[int, int, bool, float, float], bool] = {}
         self._blur_maps: _Kept[Floats] = _Kept()
         self._pair_maps: _Kept[_Pair] = _Kept()
 
@@ -214,7 +218,7 @@ class PairCheck:
         """How far past what naming demands the card at ``corners`` (reference ``mine``'s way
         round) lies towards ``mine`` from each of its ``twins`` (reference, turned), on all
         the regions where they differ weighed by size and in the worst of them (``Clear``)."""
-        scale = float(np.hypot(*(corners[1] - corners[0]))) / self.card_mm[0]
+        scale = resolution(self.card_mm, corners)
         # Twins that differ from ``mine`` in the same place (a corner's number) share the
         # card's picture there and its fit with ``mine``.
         card = _Card({}, {}, {})
@@ -222,7 +226,7 @@ class PairCheck:
                 for theirs, flip in twins]
 
     def _clear(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
-               scale: float, card: _Card) -> Clear:
+               scale: Scale, card: _Card) -> Clear:
         """``clear`` of one twin, ``card``'s shared reads kept for the next."""
         if not self._tellable(mine, theirs, flip, scale):
             # At this card's resolution the two differ by less than noise.
@@ -236,17 +240,18 @@ class PairCheck:
         leaning, _ = _balance(sharp)
         if leaning < 0:
             weighed, worst = min(weighed, leaning), min(worst, leaning)
-        needs = MIN_BALANCE if scale >= LOW_RESOLUTION else MIN_BALANCE_LOW
+        needs = MIN_BALANCE if scale[0] >= LOW_RESOLUTION else MIN_BALANCE_LOW
         return Clear(weighed / needs, worst / EVERY_REGION, blur)
 
     def _regions_read(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
-                      scale: float, card: _Card) -> tuple[float, list[Region], list[Region]]:
+                      scale: Scale, card: _Card) -> tuple[float, list[Region], list[Region]]:
         """The camera's blur (pixels), and read with the references blurred by it and by the
         sharpest of ``CAMERA_BLURS``: for each region where twins ``mine`` and
         ``theirs`` differ: its size, the card's correlation with each and theirs with each
         other. Each region is aligned once for both references, on its surroundings (what
         the twins share), so neither can slide its strokes onto the card's. The references
-        are blurred as the camera blurs at ``scale`` pixels per millimetre: by the one of
+        are blurred as the camera blurs at ``scale`` pixels per millimetre along the card's
+        width and height (a tilted table sees one side coarser): by the one of
         ``CAMERA_BLURS`` under which both fit the card best, on the regions and what
         surrounds them."""
         height, width = self._grey[mine].shape
@@ -290,7 +295,7 @@ class PairCheck:
         return best[1], best[2], sharp
 
     def _pair(self, mine: int, theirs: int, flip: bool, box: PixelBox, grown: PixelBox,
-              blur: float) -> _Pair:
+              blur: Blur) -> _Pair:
         """Twins ``mine`` and ``theirs`` (turned if ``flip``) in ``grown`` round region
         ``box``, as a camera blurring by ``blur`` reference pixels sees them (kept for the
         next card: it depends on the references alone)."""
@@ -298,7 +303,7 @@ class PairCheck:
                                    lambda: self._pair_made(mine, theirs, flip, box, grown, blur))
 
     def _pair_made(self, mine: int, theirs: int, flip: bool, box: PixelBox, grown: PixelBox,
-                   blur: float) -> _Pair:
+                   blur: Blur) -> _Pair:
         """``_pair``, made."""
         x0, y0, x1, y1 = box
         inner = (slice(y0 - grown[1], y1 - grown[1]), slice(x0 - grown[0], x1 - grown[0]))
@@ -308,10 +313,13 @@ class PairCheck:
         yours = _standard(theirs_map[inner].ravel())
         return _Pair(ours_map, theirs_map, inner, ours, yours, float(ours @ yours))
 
-    def _reference_blur(self, camera: float, scale: float) -> float:
-        """A blur of ``camera`` pixels of a camera seeing the card at ``scale`` px/mm, in
-        reference pixels (to a quarter, at least half a pixel: kept for the next card)."""
-        return round(max(0.5, camera * self._px_per_mm / max(scale, 0.1)) * 4) / 4
+    def _reference_blur(self, camera: float, scale: Scale) -> Blur:
+        """A blur of ``camera`` pixels of a camera seeing the card at ``scale`` px/mm (along
+        its width and height), in reference pixels along each (to a quarter, at least half a
+        pixel: kept for the next card)."""
+        across, down = (round(max(0.5, camera * self._px_per_mm / max(value, 0.1)) * 4) / 4
+                        for value in scale)
+        return across, down
 
     def _region(self, mine: int, theirs: int, flip: bool) -> list[PixelBox]:
         """Where twins ``mine`` and ``theirs`` (turned if ``flip``) differ: boxes in reference
@@ -333,23 +341,24 @@ class PairCheck:
                                   if area >= 0.1 * largest]
         return self._regions[key]
 
-    def _tellable(self, first: int, second: int, flip: bool, scale: float) -> bool:
+    def _tellable(self, first: int, second: int, flip: bool, scale: Scale) -> bool:
         """Whether two references differ somewhere by ``TELL_APART_GREY`` seen at ``scale``
-        pixels per millimetre (rounded down to a tenth)."""
-        resolution = max(0.1, np.floor(scale * 10) / 10)
-        key = (first, second, flip, resolution)
+        pixels per millimetre along the card's width and height (each rounded down to a
+        tenth)."""
+        across, down = (max(0.1, np.floor(value * 10) / 10) for value in scale)
+        key = (first, second, flip, across, down)
         if key not in self._tellable_cache:
-            size = (round(self.card_mm[0] * resolution), round(self.card_mm[1] * resolution))
+            size = (round(self.card_mm[0] * across), round(self.card_mm[1] * down))
             self._tellable_cache[key] = differ(self._grey[first], self._grey[second], flip, size)
         return self._tellable_cache[key]
 
-    def _blurred(self, reference: int, flip: bool, box: PixelBox, blur: float) -> Floats:
+    def _blurred(self, reference: int, flip: bool, box: PixelBox, blur: Blur) -> Floats:
         """A reference's band-pass map in ``box`` (of the reference turned, if ``flip``), as
         a camera blurring by ``blur`` reference pixels sees it (kept for the next card)."""
         return self._blur_maps.get((reference, flip, box, blur),
                                    lambda: self._blur_made(reference, flip, box, blur))
 
-    def _blur_made(self, reference: int, flip: bool, box: PixelBox, blur: float) -> Floats:
+    def _blur_made(self, reference: int, flip: bool, box: PixelBox, blur: Blur) -> Floats:
         """``_blurred``, made."""
         grey = self._grey[reference][::-1, ::-1] if flip else self._grey[reference]
         x0, y0, x1, y1 = box
@@ -358,5 +367,6 @@ class PairCheck:
         low_x, low_y = max(0, x0 - margin), max(0, y0 - margin)
         cut = np.ascontiguousarray(grey[low_y:min(height, y1 + margin),
                                         low_x:min(width, x1 + margin)])
-        mapped = _band_pass(np.asarray(cv2.GaussianBlur(cut, (0, 0), blur), np.float32))
+        mapped = _band_pass(np.asarray(cv2.GaussianBlur(cut, (0, 0), blur[0], sigmaY=blur[1]),
+                                       np.float32))
         return mapped[y0 - low_y:y1 - low_y, x0 - low_x:x1 - low_x].copy()
