@@ -532,7 +532,10 @@ class CardReferences:
         learnt: Iterator[State] | None = None
         with contextlib.ExitStack() as stack:
             if workers > 1:
-                pool = stack.enter_context(multiprocessing.Pool(
+                # Spawned, not forked: a child forked while one of OpenCV's threads holds a
+                # lock waits on it for ever (it hung a CI run). The caller's script must guard
+                # its entry point with ``if __name__ == "__main__"``, as ours do.
+                pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(
                     workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)))
                 learnt = pool.imap(_learnt, [(*self._twins(group), step) for group, step in jobs])
             for group, step in jobs:
