@@ -20,6 +20,7 @@ straddles it and its neighbour, and is not named at all (``_straddling``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -113,6 +114,22 @@ class SeenCard:
     seeded: bool = False
     """Named on a line started from an unnamed outline (``DeckReader._beside_named``): too
     unsure a card to teach the ghost rule the cards' colours."""
+
+
+class _Walk(NamedTuple):
+    """One step still to take along a line of touching cards (``DeckReader._beside_named``)."""
+
+    start: Points
+    """Where from: the table corners of a named card or of an outline."""
+    way: npt.NDArray[np.float64]
+    """Which way along the start's width."""
+    step: float
+    """How far, millimetres: a card's width and a gap, or a rail's spacing."""
+    look: bool
+    """Started from an outline: the thumbnail is looked at before naming, and a card named
+    there walks on both ways (the outline may have lain on either side of it)."""
+    seeded: bool
+    """On a line started from an outline: its cards are named only as ``_confirmed``."""
 
 
 @dataclass
@@ -244,10 +261,8 @@ class DeckReader:
         width, height = self.references.card_mm
         area = width * height
         found: list[SeenCard] = []
-        # (where from, which way, how far, whether started from an outline, whether on a
-        # line so started)
-        walks = [(card.table_corners, sign * _width_axis(card.table_corners),
-                  width + LINE_GAP_MM, False, False) for card in cards
+        walks = [_Walk(card.table_corners, sign * _width_axis(card.table_corners),
+                       width + LINE_GAP_MM, False, False) for card in cards
                  if card.reading.name is not None and card.table_corners is not None
                  for sign in (-1.0, 1.0)]
         # On a hard table a whole line can go unnamed, each outline on it a rail's spacing
@@ -255,16 +270,16 @@ class DeckReader:
         # read surely as a card lies on it: guesses a rail's spacing from it straddle it
         # (on a new artwork table, mostly near twins left null, they doubled naming's CPU).
         placed = {id(card.outline) for card in cards if card.outline is not None and _sure(card)}
-        walks += [(outline.corners, sign * _width_axis(outline.corners), shift, True, True)
+        walks += [_Walk(outline.corners, sign * _width_axis(outline.corners), shift, True, True)
                   for outline in outlines if id(outline) not in placed
                   for sign in (-1.0, 1.0) for shift in RAIL_SHIFTS_MM]
         for _ in range(LINE_ROUNDS):
             going = []
-            for start, way, step, look, seeded in walks:
-                axis = _width_axis(start)
+            for walk in walks:
+                axis = _width_axis(walk.start)
                 # A card named the other way round lists its corners from its other end.
-                axis = axis if axis @ way >= 0 else -axis
-                corners = start + step * axis
+                axis = axis if axis @ walk.way >= 0 else -axis
+                corners = walk.start + walk.step * axis
                 if changes is not None and not changes.touches(corners):
                     continue
                 if any(other.reading.name is not None and other.table_corners is not None
@@ -276,23 +291,20 @@ class DeckReader:
                     continue
                 # Most outlines lie on the cloth or beside a named card: a look at the
                 # thumbnail costs a sliver of a naming.
-                if look and self.references.likeness(
+                if walk.look and self.references.likeness(
                         colour, transform_points(to_image, corners)) < SEED_LIKENESS:
                     continue
-                centre = corners.mean(axis=0)
-                degrees = float(np.degrees(np.arctan2(axis[1], axis[0]))) % 180.0
-                guess = Outline((float(centre[0]), float(centre[1])), degrees, 0.0,
-                                card_corners_mm((float(centre[0]), float(centre[1])), degrees,
-                                                (width, height)), guess=True)
+                guess = _guess(corners, axis, (width, height))
                 named = (self._confirmed(colour, guess, image_to_table, to_image, then_to_now)
-                         if seeded else
+                         if walk.seeded else
                          self._named(colour, guess, image_to_table, to_image, then_to_now))
                 if named is not None and named.table_corners is not None:
                     found.append(named)
                     # A card named from an outline walks its line both ways: the outline
                     # may have lain on either side of it.
-                    going += [(named.table_corners, sign * axis, width + LINE_GAP_MM, False,
-                               seeded) for sign in ((1.0, -1.0) if look else (1.0,))]
+                    going += [_Walk(named.table_corners, sign * axis, width + LINE_GAP_MM,
+                                    False, walk.seeded)
+                              for sign in ((1.0, -1.0) if walk.look else (1.0,))]
             walks = going
         return found
 
@@ -308,12 +320,8 @@ class DeckReader:
         if card is None:
             return None
         corners = transform_points(image_to_table, card.reading.corners)
-        centre = corners.mean(axis=0)
-        axis = _width_axis(corners)
-        again = self._named(colour, Outline(
-            (float(centre[0]), float(centre[1])),
-            float(np.degrees(np.arctan2(axis[1], axis[0]))) % 180.0, 0.0, corners, guess=True),
-            image_to_table, to_image, then_to_now, SEED_TWIN_BAR)
+        again = self._named(colour, _guess(corners, _width_axis(corners)), image_to_table,
+                            to_image, then_to_now, SEED_TWIN_BAR)
         return (replace(again, seeded=True)
                 if again is not None and again.reading.name == card.reading.name else None)
 
@@ -420,6 +428,18 @@ def _width_axis(corners: Points) -> npt.NDArray[np.float64]:
     """Unit vector along a card's width (corners top-left first), from its top-left corner."""
     axis = np.asarray(corners[1] - corners[0], np.float64)
     return np.asarray(axis / np.hypot(*axis), np.float64)
+
+
+def _guess(corners: Points, axis: npt.NDArray[np.float64],
+           card_mm: tuple[float, float] | None = None) -> Outline:
+    """A guessed outline (``Outline.guess``) at ``corners``, its width along ``axis``; with
+    ``card_mm``, a card of that size squared about their centre."""
+    middle = corners.mean(axis=0)
+    centre = (float(middle[0]), float(middle[1]))
+    degrees = float(np.degrees(np.arctan2(axis[1], axis[0]))) % 180.0
+    return Outline(centre, degrees, 0.0,
+                   corners if card_mm is None else card_corners_mm(centre, degrees, card_mm),
+                   guess=True)
 
 
 def _turn(corners: Points, turned: bool) -> Points:
