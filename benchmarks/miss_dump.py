@@ -69,7 +69,7 @@ class _Record:
 
 RECORD = _Record([], [], [], [], [], [])
 _FIND = OutlineFinder.find
-_PEAKS = OutlineFinder._peaks
+_ANGLES = OutlineFinder._angles
 _OUTLINES = OutlineFinder._outlines
 _READ = CardReferences.read
 _GHOSTS = deck_reader.ghosts
@@ -91,10 +91,11 @@ def _outlines(self: OutlineFinder, *args: object, **kwargs: object) -> list[Outl
     return found
 
 
-def _peaks(self: OutlineFinder, edges: object) -> list[tuple[int, int]]:
-    found = _PEAKS(self, edges)  # type: ignore[arg-type]
-    RECORD.peaks.extend(found)
-    return found
+def _angles(self: OutlineFinder, peaks: list[tuple[int, int]], edges: object
+            ) -> list[float | None]:
+    # Every peak examined has its turn looked for.
+    RECORD.peaks.extend(peaks)
+    return _ANGLES(self, peaks, edges)  # type: ignore[arg-type]
 
 
 def _read(self: CardReferences, frame: Image, corners: Points, *args: object,
@@ -114,7 +115,7 @@ def _ghosts(view: Image, outlines: list[Points], doubtful: list[bool], sure: lis
 
 OutlineFinder.find = _find  # type: ignore[method-assign]
 OutlineFinder._outlines = _outlines  # type: ignore[method-assign]
-OutlineFinder._peaks = _peaks  # type: ignore[method-assign]
+OutlineFinder._angles = _angles  # type: ignore[method-assign]
 CardReferences.read = _read  # type: ignore[method-assign]
 deck_reader.ghosts = _ghosts  # type: ignore[attr-defined]
 

@@ -151,6 +151,21 @@ def test_a_loose_card_on_a_busy_cloth_is_found_whatever_its_turn() -> None:
         assert found >= 7, (seed, found)
 
 
+def test_loose_cards_whose_vote_peaks_rank_below_those_inside_the_cards_found_are_found() -> None:
+    """Rollecate-look medium tuning table 316: the track cards' rails and sleepers cast many
+    of the strongest vote peaks inside the cards found, and four loose cards on the checked
+    cloth ranked below every peak examined (no outline lay on them)."""
+    deck = styled_deck("rollecate", 1)
+    frame, truth = render_spread(deck, 316, "medium")
+    to_table = np.linalg.inv(truth.table_to_image)
+    outlines = OutlineFinder(deck.card_mm).find(frame, to_table, 0.6)
+    for seen in truth.cards:
+        if seen.zone.startswith("loose") and not seen.occluded:
+            centre = transform_points(to_table, seen.corners).mean(axis=0)
+            nearest = min(float(np.hypot(*(np.array(o.centre) - centre))) for o in outlines)
+            assert nearest < 4, (seen.name, nearest)
+
+
 @pytest.mark.parametrize("seed", [2200, 2201, 2202])
 def test_a_line_of_rollecate_track_cards_is_found_where_its_cards_lie_not_a_rail_off(
         seed: int) -> None:

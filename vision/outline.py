@@ -300,13 +300,24 @@ class OutlineFinder:
             right, bottom = (window or (0, 0, *self.size))[2:]
             gx, gy = _with_cloth(view, self.cloth[top:bottom, left:right], gx, gy)
         edges = _Edges.of(gx, gy)
-        peaks = self._peaks(edges)
+        peaks, reserve = self._peaks(edges)
         scale = TOPDOWN_PX_PER_MM
-        starts = [(peak, degrees) for peak, main in zip(peaks, self._angles(peaks, edges),
-                                                        strict=True)
-                  if main is not None for degrees in (main, main + 90.0)]
         gradient = np.asarray(cv2.merge([gx, gy]), np.float32)
-        cards = self._cards(gradient, starts) if starts else _Poses.none()
+        cards = self._cards(gradient, self._starts(peaks, edges))
+        # A card's sides, and a track card's rails and sleepers, cast peaks inside the card
+        # found there (on a Rollecate table about half the strongest): each peak so spent is
+        # given to the next strongest lying outside every card found, where a loose card on a
+        # busy cloth ranks in the hundreds. Refined apart: merged with the first poses, such
+        # a start's pose can take the place of a card found before (rollpeaks).
+        # Only a card alike touching a card found shows three sides (_kept), and that card
+        # is walked to from it (_along_lines): a pose away from every card found, showing
+        # three, is stripes or flowers.
+        spent = int(self._inside(cards, peaks).sum())
+        if spent and reserve:
+            more = [reserve[index] for index in
+                    np.flatnonzero(~self._inside(cards, reserve))[:spent]]
+            loose = self._cards(gradient, self._starts(more, edges))
+            cards = cards.joined(loose.chosen(loose.sides.min(axis=1) >= MIN_SIDE_SUPPORT))
         on_table = cards.centres / scale + np.array([left, top]) / scale - REACH_MM
         # A marker's white square: three of its sides fit a card's.
         cards = cards.chosen(np.all([np.hypot(*(on_table - marker).T) >= MARKER_SIZE_MM
@@ -374,11 +385,12 @@ class OutlineFinder:
             return None
         return Changes(spread > 0, windows)
 
-    def _peaks(self, edges: _Edges) -> list[tuple[int, int]]:
-        """Where many edge pixels' votes for a card centre meet."""
+    def _peaks(self, edges: _Edges) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """Where many edge pixels' votes for a card centre meet, strongest first: those to
+        examine, and the rest."""
         ys, xs, nx, ny = edges.ys, edges.xs, edges.nx, edges.ny
         if len(xs) == 0:
-            return []
+            return [], []
         height, width = edges.shape
         scale = TOPDOWN_PX_PER_MM
         cast = []
@@ -399,8 +411,29 @@ class OutlineFinder:
         # just laid is among the strongest there.
         share = width * height / (self.size[0] * self.size[1])
         cap = max(WINDOW_CANDIDATES, round(MAX_CANDIDATES * share))
-        order = np.argsort(-grid[py, px])[:cap]
-        return [(int(px[i]), int(py[i])) for i in order]
+        ranked = [(int(px[i]), int(py[i])) for i in np.argsort(-grid[py, px])]
+        return ranked[:cap], ranked[cap:]
+
+    def _starts(self, peaks: list[tuple[int, int]], edges: _Edges
+                ) -> list[tuple[tuple[int, int], float]]:
+        """Each peak with its likely turn and a quarter turn on (a peak with no edges round
+        it, none)."""
+        return [(peak, degrees) for peak, main in zip(peaks, self._angles(peaks, edges),
+                                                      strict=True)
+                if main is not None for degrees in (main, main + 90.0)]
+
+    def _inside(self, cards: _Poses, peaks: list[tuple[int, int]]) -> npt.NDArray[np.bool_]:
+        """Which peaks lie inside one of the cards."""
+        inside = np.zeros(len(peaks), bool)
+        if not peaks or not len(cards.centres):
+            return inside
+        offsets = np.array(peaks, np.float64)[:, None] - cards.centres[None]
+        radians = np.radians(cards.turns)
+        c, s = np.cos(radians), np.sin(radians)
+        half_width, half_height = (size / 2 * TOPDOWN_PX_PER_MM for size in self.card_mm)
+        across = np.abs(offsets[..., 0] * c + offsets[..., 1] * s) < half_width
+        down = np.abs(offsets[..., 1] * c - offsets[..., 0] * s) < half_height
+        return np.asarray((across & down).any(axis=1), bool)
 
     def _angles(self, peaks: list[tuple[int, int]], edges: _Edges) -> list[float | None]:
         """Each peak's card's likely turn (None: no edges round it): the main direction
@@ -538,6 +571,8 @@ class OutlineFinder:
 
     def _cards(self, gradient: Floats, starts: list[tuple[tuple[int, int], float]]) -> _Poses:
         """The starts refined to where a card's outline lies, those good enough."""
+        if not starts:
+            return _Poses.none()
         poses = self._refine(gradient, np.array([peak for peak, _ in starts], np.float64),
                              np.array([degrees for _, degrees in starts], np.float64),
                              REFINE_STEPS, EARLY_SUPPORT)
