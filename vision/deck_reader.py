@@ -246,10 +246,10 @@ class DeckReader:
         found: list[SeenCard] = []
         # (where from, which way, how far, whether started from an outline, whether on a
         # line so started)
-        walks = [(card.table_corners, sign * _width_axis(card.table_corners),
-                  width + LINE_GAP_MM, False, False) for card in cards
-                 if card.reading.name is not None and card.table_corners is not None
-                 for sign in (-1.0, 1.0)]
+        named = [card.table_corners for card in cards
+                 if card.reading.name is not None and card.table_corners is not None]
+        walks = [(corners, sign * _width_axis(corners), width + LINE_GAP_MM, False, False)
+                 for corners in named for sign in (-1.0, 1.0)]
         # On a hard table a whole line can go unnamed, each outline on it a rail's spacing
         # off its card (too far for naming's slide) and read as no card at all. An outline
         # read surely as a card lies on it: guesses a rail's spacing from it straddle it
@@ -258,6 +258,7 @@ class DeckReader:
         walks += [(outline.corners, sign * _width_axis(outline.corners), shift, True, True)
                   for outline in outlines if id(outline) not in placed
                   for sign in (-1.0, 1.0) for shift in RAIL_SHIFTS_MM]
+        taken, searched = _Discs(named), _Discs([outline.corners for outline in outlines])
         for _ in range(LINE_ROUNDS):
             going = []
             for start, way, step, look, seeded in walks:
@@ -267,12 +268,9 @@ class DeckReader:
                 corners = start + step * axis
                 if changes is not None and not changes.touches(corners):
                     continue
-                if any(other.reading.name is not None and other.table_corners is not None
-                       and _shared(corners, other.table_corners) > MAX_OVERLAP * area
-                       for other in cards + found):
+                if taken.covers(corners, MAX_OVERLAP * area):
                     continue
-                if not any(_shared(corners, outline.corners) > MAX_OVERLAP * area
-                           for outline in outlines):
+                if not searched.covers(corners, MAX_OVERLAP * area):
                     continue
                 # Most outlines lie on the cloth or beside a named card: a look at the
                 # thumbnail costs a sliver of a naming.
@@ -284,14 +282,15 @@ class DeckReader:
                 guess = Outline((float(centre[0]), float(centre[1])), degrees, 0.0,
                                 card_corners_mm((float(centre[0]), float(centre[1])), degrees,
                                                 (width, height)), guess=True)
-                named = (self._confirmed(colour, guess, image_to_table, to_image, then_to_now)
-                         if seeded else
-                         self._named(colour, guess, image_to_table, to_image, then_to_now))
-                if named is not None and named.table_corners is not None:
-                    found.append(named)
+                card = (self._confirmed(colour, guess, image_to_table, to_image, then_to_now)
+                        if seeded else
+                        self._named(colour, guess, image_to_table, to_image, then_to_now))
+                if card is not None and card.table_corners is not None:
+                    found.append(card)
+                    taken.add(card.table_corners)
                     # A card named from an outline walks its line both ways: the outline
                     # may have lain on either side of it.
-                    going += [(named.table_corners, sign * axis, width + LINE_GAP_MM, False,
+                    going += [(card.table_corners, sign * axis, width + LINE_GAP_MM, False,
                                seeded) for sign in ((1.0, -1.0) if look else (1.0,))]
             walks = going
         return found
@@ -402,6 +401,40 @@ def _straddling(placing: Outline, cards: list[SeenCard], card_mm: tuple[float, f
     return any(_sure(card) and card.table_corners is not None
                and MAX_OVERLAP * area < _shared(placing.corners, card.table_corners)
                < SAME_CARD_SHARE * area for card in cards)
+
+
+class _Discs:
+    """Cards (corners in table millimetres) that a card is tested against for overlap, each
+    held with the disc round it: only those whose disc meets the card's are intersected (a
+    walk along a line tests each of its guesses against every outline of a new table)."""
+
+    def __init__(self, cards: list[Points]) -> None:
+        self._cards: list[Points] = []
+        self._centres = np.zeros((0, 2))
+        self._radii = np.zeros(0)
+        for corners in cards:
+            self.add(corners)
+
+    def add(self, corners: Points) -> None:
+        """One more card."""
+        centre, radius = _disc(corners)
+        self._cards.append(corners)
+        self._centres = np.vstack([self._centres, centre])
+        self._radii = np.append(self._radii, radius)
+
+    def covers(self, corners: Points, least: float) -> bool:
+        """Whether one of the cards shares more than ``least`` (square millimetres) with the
+        card at ``corners``."""
+        centre, radius = _disc(corners)
+        near = np.hypot(*(self._centres - centre).T) < self._radii + radius
+        return any(_shared(corners, self._cards[index]) > least
+                   for index in np.flatnonzero(near))
+
+
+def _disc(corners: Points) -> tuple[npt.NDArray[np.float64], float]:
+    """The centre of a card's corners and the radius round it that holds them all."""
+    centre = np.asarray(corners.mean(axis=0), np.float64)
+    return centre, float(np.hypot(*(corners - centre).T).max())
 
 
 def _sure(card: SeenCard) -> bool:
