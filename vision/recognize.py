@@ -289,9 +289,10 @@ class CardReferences:
 
         A caller that drops every reading scoring under ``least_score``, and (``only_named``)
         every one that names no card, gets such a reading back as soon as it is sure to be
-        one, unnamed with confidence 0, without the near twins' checks: on a new table most
-        outlines named are line placings straddling two cards, or a card and the cloth, and
-        those checks were nearly half of what naming them cost."""
+        one, unnamed with confidence 0, without the near twins' checks (or the rest of them,
+        once one twin refuses the name): on a new table most outlines named are line placings
+        straddling two cards, or a card and the cloth, and those checks were nearly half of
+        what naming them cost."""
         ways = (corners, np.roll(corners, 2, axis=0))
         shortlist = self._shortlist(frame, ways)
         # The card's picture pins where it lies better than an outline can (a white border
@@ -356,12 +357,17 @@ class CardReferences:
         if len(group) > 1 and sure > 0:
             others = [(other, other_flip != flip) for other, other_flip in group
                       if self.names[other] != self.names[best]]
-            cleared = self._pairs.clear(frame, ways[turned], best, others)
-            sure = agreed(sure, min((clear.weighed for clear in cleared), default=np.inf))
-            if not self.complete:
-                # A card left out of enrollment may be one more twin: it must look like
-                # the named twin in every region where the twins differ.
-                sure = min([sure, *(clear.worst for clear in cleared)])
+            classifier, weighed, worst = sure, np.inf, np.inf
+            for check in self._pairs.each(frame, ways[turned], best, others):
+                weighed = min(weighed, check.weighed)
+                if not self.complete:
+                    # A card left out of enrollment may be one more twin: it must look like
+                    # the named twin in every region where the twins differ.
+                    worst = min(worst, check.worst)
+                if only_named and min(agreed(classifier, weighed), worst) < twin_bar:
+                    # Each twin more can only lower it: unnamed whatever they say.
+                    return Reading(None, 0.0, turned, score, corners)
+            sure = min(agreed(classifier, weighed), worst)
         clear = min(sure, 2.0, strangers)
         confidence = float(np.clip(min(0.5 * min(sure, 1.0), stranger_balance) * 2, 0.0, 1.0))
         named = score >= least_named and clear >= 1.0 and (len(group) == 1 or sure >= twin_bar)
