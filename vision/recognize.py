@@ -311,17 +311,22 @@ class CardReferences:
         # card now lies.
         shortlist += [candidate for candidate in self._shortlist(frame, ways)
                       if candidate not in shortlist]
-        # The card's map either way round, sampled only if a candidate or its twin needs it.
+        # The card's map either way round, sampled only if a candidate or its twin needs it,
+        # and its score with each reference either way round, once (a twin scored on the
+        # shortlist is scored again below: a quarter of the scores of a new artwork table).
         observed: dict[bool, Floats] = {}
+        matched: dict[tuple[int, bool], float] = {}
 
-        def seen(turned: bool) -> Floats:
-            if turned not in observed:
-                observed[turned] = self._fine_sample(frame, ways[turned], PAD)
-            return observed[turned]
+        def fine(reference: int, turned: bool) -> float:
+            if (reference, turned) not in matched:
+                if turned not in observed:
+                    observed[turned] = self._fine_sample(frame, ways[turned], PAD)
+                matched[reference, turned] = _ncc(observed[turned], self._fine[reference])
+            return matched[reference, turned]
 
         scored: dict[str, tuple[float, int, bool]] = {}
         for reference, turned in shortlist:
-            score = _ncc(seen(turned), self._fine[reference])
+            score = fine(reference, turned)
             name = self.names[reference]
             if score > scored.get(name, (-2.0, 0, False))[0]:
                 scored[name] = (score, reference, turned)
@@ -332,8 +337,7 @@ class CardReferences:
                        else MIN_SCORE)
         floor = max(least_score, least_named) if only_named else least_score
         # The classifier may name another twin, scored then on its own reference.
-        if score < floor and max(_ncc(seen(turned != flip), self._fine[other])
-                                 for other, flip in group) < floor:
+        if score < floor and max(fine(other, turned != flip) for other, flip in group) < floor:
             return Reading(None, 0.0, turned, score, corners)
         sure = 1.0
         if len(group) > 1:
@@ -342,7 +346,7 @@ class CardReferences:
             member, sure = self._which_twin(frame, ways[turned], group, boxes)
             best, flip = group[member]
             turned = turned != flip
-            score = _ncc(seen(turned), self._fine[best]) if member else score
+            score = fine(best, turned) if member else score
         # ...and no other card of the deck may come near it.
         strangers, stranger_balance = self._strangers(ranked, group, best, turned, score)
         if only_named and (score < least_named or strangers < 1.0
