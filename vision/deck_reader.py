@@ -41,7 +41,7 @@ from vision.outline import (
     raw_outlines,
     turn_apart,
 )
-from vision.recognize import CARD_SCORE, MIN_SCORE, CardReferences, Reading
+from vision.recognize import CARD_SCORE, MIN_SCORE, CardReferences, Floats, Reading
 
 CANDIDATE_OVERLAP = 0.6
 """Overlap (share of a card) of outlines that are all named before the better is kept."""
@@ -69,9 +69,9 @@ whatever the classifier says, and twice it (0.34, more than the 0.28 the check n
 unless the classifier is sure by 4 of its margins. On the tuning deck's Rollecate tables at
 1080p, 40 of the 155 right twins read on such lines cleared 1-2 times the bar."""
 SEED_LIKENESS = 0.3
-"""Thumbnail likeness (``CardReferences.likeness``) a guess from an outline needs before it is
-named: on the tuning deck's Rollecate tables at 1080p, 68 of the 78 such guesses that named a
-card had it, and 355 of the 3,621 that named none."""
+"""Thumbnail likeness (``CardReferences.thumbnails``, the likest reference's) a guess from an
+outline needs before it is named: on the tuning deck's Rollecate tables at 1080p, 68 of the 78
+such guesses that named a card had it, and 355 of the 3,621 that named none."""
 STILL_MM = 1.5
 """A card whose outline moved less than this since the last frame has not moved."""
 STILL_DEGREES = 1.5
@@ -204,18 +204,18 @@ class DeckReader:
         return cards
 
     def _named(self, colour: Image, outline: Outline, image_to_table: Matrix,
-               to_image: Matrix, then_to_now: Matrix, twin_bar: float = 1.0
-               ) -> SeenCard | None:
+               to_image: Matrix, then_to_now: Matrix, twin_bar: float = 1.0,
+               thumbnails: Floats | None = None) -> SeenCard | None:
         """The card read at ``outline`` (remembered from the last frame where it lies unmoved
         and looks the same); None where it is no card (``CARD_SCORE``), or a guess
         (``Outline.guess``) that names none. ``to_image``: ``image_to_table`` inverted;
-        ``twin_bar``: ``CardReferences.read``'s."""
+        ``twin_bar``, ``thumbnails``: ``CardReferences.read``'s."""
         corners = transform_points(to_image, outline.corners)
         look = np.asarray(cv2.cvtColor(self.references.sample(
             colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
         reading = (self._remembered(outline, look, then_to_now)
                    or self.references.read(colour, corners, CARD_SCORE, outline.guess,
-                                           twin_bar))
+                                           twin_bar, thumbnails))
         if reading.score < CARD_SCORE or (outline.guess and reading.name is None):
             return None
         placed = reading.corners
@@ -272,18 +272,19 @@ class DeckReader:
                     continue
                 if not searched.covers(corners, MAX_OVERLAP * area):
                     continue
-                # Most outlines lie on the cloth or beside a named card: a look at the
-                # thumbnail costs a sliver of a naming.
-                if look and self.references.likeness(
-                        colour, transform_points(to_image, corners)) < SEED_LIKENESS:
-                    continue
                 centre = corners.mean(axis=0)
                 degrees = float(np.degrees(np.arctan2(axis[1], axis[0]))) % 180.0
                 guess = Outline((float(centre[0]), float(centre[1])), degrees, 0.0,
                                 card_corners_mm((float(centre[0]), float(centre[1])), degrees,
                                                 (width, height)), guess=True)
-                card = (self._confirmed(colour, guess, image_to_table, to_image, then_to_now)
-                        if seeded else
+                # Most outlines lie on the cloth or beside a named card: a look at the
+                # thumbnail costs a sliver of a naming (which shortlists by that look).
+                thumbnails = (self.references.thumbnails(
+                    colour, transform_points(to_image, guess.corners)) if look else None)
+                if thumbnails is not None and float(thumbnails.max()) < SEED_LIKENESS:
+                    continue
+                card = (self._confirmed(colour, guess, image_to_table, to_image, then_to_now,
+                                        thumbnails) if seeded else
                         self._named(colour, guess, image_to_table, to_image, then_to_now))
                 if card is not None and card.table_corners is not None:
                     found.append(card)
@@ -296,14 +297,16 @@ class DeckReader:
         return found
 
     def _confirmed(self, colour: Image, guess: Outline, image_to_table: Matrix,
-                   to_image: Matrix, then_to_now: Matrix) -> SeenCard | None:
+                   to_image: Matrix, then_to_now: Matrix, thumbnails: Floats | None = None
+                   ) -> SeenCard | None:
         """The card named at ``guess``, on a line started from an outline (``seeded``), read
         again where its naming slid it, each time with ``SEED_TWIN_BAR``; None unless it
         names the same card there. Such a guess can lie up to 12 mm off (from an outline a
         rail's spacing away, or carried on along the line from one), at the end of naming's
-        slide, where a near twin's classifier may pick the wrong twin."""
+        slide, where a near twin's classifier may pick the wrong twin (``thumbnails``:
+        ``CardReferences.thumbnails`` at ``guess``, where they were looked at)."""
         card = self._named(colour, guess, image_to_table, to_image, then_to_now,
-                           SEED_TWIN_BAR)
+                           SEED_TWIN_BAR, thumbnails)
         if card is None:
             return None
         corners = transform_points(image_to_table, card.reading.corners)

@@ -281,11 +281,13 @@ class CardReferences:
                                               borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
     def read(self, frame: Image, corners: Points, least_score: float = -np.inf,
-             only_named: bool = False, twin_bar: float = 1.0) -> Reading:
+             only_named: bool = False, twin_bar: float = 1.0,
+             thumbnails: Floats | None = None) -> Reading:
         """Name the card lying at ``corners`` in a BGR frame (see the module's steps).
 
         ``twin_bar``: how many times what the check of near twins asks (``agreed``) a card
-        with near twins must clear to be named (more for a card placed less surely).
+        with near twins must clear to be named (more for a card placed less surely);
+        ``thumbnails``: ``thumbnails`` at these corners, where the caller looked already.
 
         A caller that drops every reading scoring under ``least_score``, and (``only_named``)
         every one that names no card, gets such a reading back as soon as it is sure to be
@@ -294,7 +296,7 @@ class CardReferences:
         straddling two cards, or a card and the cloth, and those checks were nearly half of
         what naming them cost."""
         ways = (corners, np.roll(corners, 2, axis=0))
-        shortlist = self._shortlist(frame, ways)
+        shortlist = self._shortlist(frame, ways, thumbnails)
         # The card's picture pins where it lies better than an outline can (a white border
         # touching the next card's): slide the likeliest reference over a wider margin.
         leader, leader_turned = shortlist[0]
@@ -398,15 +400,18 @@ class CardReferences:
             clear = min(clear, part / needed)
         return clear, balance
 
-    def likeness(self, frame: Image, corners: Points) -> float:
-        """How like the likest reference, either way round, the colour thumbnail at
-        ``corners`` is (-1 to 1): a look far cheaper than ``read``, which shortlists by it."""
-        return float(self._thumb_likeness(frame, (corners, np.roll(corners, 2, axis=0))).max())
+    def thumbnails(self, frame: Image, corners: Points) -> Floats:
+        """How like each reference, either way round, the colour thumbnail at ``corners`` is
+        (-1 to 1; every reference upright first, then every one turned): a look far cheaper
+        than ``read``, which shortlists by it (and can be handed it)."""
+        return self._thumb_likeness(frame, (corners, np.roll(corners, 2, axis=0)))
 
-    def _shortlist(self, frame: Image, ways: tuple[Points, Points]) -> list[tuple[int, bool]]:
+    def _shortlist(self, frame: Image, ways: tuple[Points, Points],
+                   likeness: Floats | None = None) -> list[tuple[int, bool]]:
         """The (reference, turned) whose colour thumbnails are likest the card's, seen at
-        ``ways`` (its corners either way round)."""
-        first = self._thumb_likeness(frame, ways)
+        ``ways`` (its corners either way round; ``likeness``: ``_thumb_likeness`` there, if
+        taken already)."""
+        first = self._thumb_likeness(frame, ways) if likeness is None else likeness
         count = len(self.names)
         return [(int(i) % count, bool(i >= count)) for i in np.argsort(-first)[:SHORTLIST]]
 
