@@ -10,7 +10,7 @@ import pytest
 
 from host.cli import main
 from host.deck import DeckError, deck_from, parse_deck
-from vision import deck_reader, recognize, scene, twins
+from vision import deck_reader, recognize, scene, twin_check, twins
 from vision.deck_reader import DeckReader, SeenCard
 from vision.deck_scene import render_spread
 from vision.enroll import enroll_faces
@@ -431,6 +431,31 @@ def test_a_caller_that_drops_what_is_no_card_gets_it_without_the_twins_checks(
     monkeypatch.setattr(CardReferences, "_which_twin", checked)
     reading = references.read(image, off, recognize.CARD_SCORE)
     assert reading.name is None and reading.score < recognize.CARD_SCORE
+
+
+def test_a_guess_stops_checking_twins_once_one_refuses_its_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A caller that keeps only named reads (a line's guess) gets its reading back unnamed as
+    soon as one twin refuses the name (each twin more can only lower what the check agrees);
+    a card read for itself is checked against every twin, for its confidence."""
+    deck, references, _, image = _four_twins(tmp_path)
+    _, truth = render_cards([card.id for card in deck.deck.cards[:4]], 2, "easy", faces=deck)
+    named = [seen.corners for seen in truth.cards
+             if references.read(image, seen.corners, recognize.CARD_SCORE, True).name]
+    assert named
+    checked: list[int] = []
+
+    def refused(_: twin_check.PairCheck, *args: object) -> twin_check.Clear:
+        checked.append(1)
+        return twin_check.Clear(0.0, 0.0, 0.0)
+
+    monkeypatch.setattr(twin_check.PairCheck, "_clear", refused)
+    for corners in named:
+        checked.clear()
+        assert references.read(image, corners).name is None and len(checked) == 3
+        checked.clear()
+        guess = references.read(image, corners, recognize.CARD_SCORE, True)
+        assert (guess.name, guess.confidence, len(checked)) == (None, 0.0, 1)
 
 
 def test_twins_learnt_on_two_cores_are_those_learnt_in_one() -> None:

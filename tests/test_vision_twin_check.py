@@ -3,6 +3,7 @@ twins' references where they differ, blurred as the camera that saw it blurs."""
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -132,3 +133,28 @@ def test_what_the_check_keeps_for_the_next_card_is_bounded_and_reads_the_same(
     assert after == before
     assert len(bounded._blur_maps._kept) == len(bounded._pair_maps._kept) == 5
     assert len(kept_all._pair_maps._kept) > 5
+
+
+def test_one_slide_against_both_twins_adds_the_slides_against_each(
+        trains: CardReferences) -> None:
+    """A region of the card is slid once per blur over both twins' maps standardised and
+    added: its normalised correlation there, times their length, is the sum of its
+    correlations with each twin (which chooses the blur and where the region lies)."""
+    check = trains._pairs
+    mine, theirs = (trains.names.index(name) for name in ("trains/10", "trains/11"))
+    box = check._region(mine, theirs, False)[0]
+    height, width = trains._grey[mine].shape
+    grown = (max(0, box[0] - twin_check.CONTEXT_PX), max(0, box[1] - twin_check.CONTEXT_PX),
+             min(width, box[2] + twin_check.CONTEXT_PX),
+             min(height, box[3] + twin_check.CONTEXT_PX))
+    blur = (1.5, 2.0)
+    pair = check._pair(mine, theirs, False, box, grown, blur)
+    ours, yours = (check._blurred(reference, False, grown, blur) for reference in (mine, theirs))
+    rng = np.random.default_rng(3)
+    card = np.pad(0.6 * ours + 0.4 * yours, 4, mode="edge") + rng.normal(
+        0.0, 2.0, (ours.shape[0] + 8, ours.shape[1] + 8)).astype(np.float32)
+    each = sum(cv2.matchTemplate(card, twin, cv2.TM_CCOEFF_NORMED) for twin in (ours, yours))
+    both = cv2.matchTemplate(card, pair.both, cv2.TM_CCOEFF_NORMED) * pair.reach
+    assert np.allclose(both, each, atol=1e-4)
+    assert np.unravel_index(np.argmax(both), both.shape) == np.unravel_index(
+        np.argmax(each), each.shape)

@@ -42,7 +42,7 @@ from vision.outline import (
     raw_outlines,
     turn_apart,
 )
-from vision.recognize import CARD_SCORE, MIN_SCORE, CardReferences, Reading
+from vision.recognize import CARD_SCORE, MIN_SCORE, CardReferences, Floats, Reading
 
 CANDIDATE_OVERLAP = 0.6
 """Overlap (share of a card) of outlines that are all named before the better is kept."""
@@ -70,9 +70,9 @@ whatever the classifier says, and twice it (0.34, more than the 0.28 the check n
 unless the classifier is sure by 4 of its margins. On the tuning deck's Rollecate tables at
 1080p, 40 of the 155 right twins read on such lines cleared 1-2 times the bar."""
 SEED_LIKENESS = 0.3
-"""Thumbnail likeness (``CardReferences.likeness``) a guess from an outline needs before it is
-named: on the tuning deck's Rollecate tables at 1080p, 68 of the 78 such guesses that named a
-card had it, and 355 of the 3,621 that named none."""
+"""Thumbnail likeness (``CardReferences.thumbnails``, the likest reference's) a guess from an
+outline needs before it is named: on the tuning deck's Rollecate tables at 1080p, 68 of the 78
+such guesses that named a card had it, and 355 of the 3,621 that named none."""
 STILL_MM = 1.5
 """A card whose outline moved less than this since the last frame has not moved."""
 STILL_DEGREES = 1.5
@@ -221,18 +221,18 @@ class DeckReader:
         return cards
 
     def _named(self, colour: Image, outline: Outline, image_to_table: Matrix,
-               to_image: Matrix, then_to_now: Matrix, twin_bar: float = 1.0
-               ) -> SeenCard | None:
+               to_image: Matrix, then_to_now: Matrix, twin_bar: float = 1.0,
+               thumbnails: Floats | None = None) -> SeenCard | None:
         """The card read at ``outline`` (remembered from the last frame where it lies unmoved
         and looks the same); None where it is no card (``CARD_SCORE``), or a guess
         (``Outline.guess``) that names none. ``to_image``: ``image_to_table`` inverted;
-        ``twin_bar``: ``CardReferences.read``'s."""
+        ``twin_bar``, ``thumbnails``: ``CardReferences.read``'s."""
         corners = transform_points(to_image, outline.corners)
         look = np.asarray(cv2.cvtColor(self.references.sample(
             colour, corners, STILL_PX_PER_MM), cv2.COLOR_BGR2GRAY), np.uint8)
         reading = (self._remembered(outline, look, then_to_now)
                    or self.references.read(colour, corners, CARD_SCORE, outline.guess,
-                                           twin_bar))
+                                           twin_bar, thumbnails))
         if reading.score < CARD_SCORE or (outline.guess and reading.name is None):
             return None
         placed = reading.corners
@@ -261,10 +261,10 @@ class DeckReader:
         width, height = self.references.card_mm
         area = width * height
         found: list[SeenCard] = []
-        walks = [_Walk(card.table_corners, sign * _width_axis(card.table_corners),
-                       width + LINE_GAP_MM, False, False) for card in cards
-                 if card.reading.name is not None and card.table_corners is not None
-                 for sign in (-1.0, 1.0)]
+        named = [card.table_corners for card in cards
+                 if card.reading.name is not None and card.table_corners is not None]
+        walks = [_Walk(corners, sign * _width_axis(corners), width + LINE_GAP_MM, False, False)
+                 for corners in named for sign in (-1.0, 1.0)]
         # On a hard table a whole line can go unnamed, each outline on it a rail's spacing
         # off its card (too far for naming's slide) and read as no card at all. An outline
         # read surely as a card lies on it: guesses a rail's spacing from it straddle it
@@ -273,6 +273,7 @@ class DeckReader:
         walks += [_Walk(outline.corners, sign * _width_axis(outline.corners), shift, True, True)
                   for outline in outlines if id(outline) not in placed
                   for sign in (-1.0, 1.0) for shift in RAIL_SHIFTS_MM]
+        taken, searched = _Discs(named), _Discs([outline.corners for outline in outlines])
         for _ in range(LINE_ROUNDS):
             going = []
             for walk in walks:
@@ -282,41 +283,42 @@ class DeckReader:
                 corners = walk.start + walk.step * axis
                 if changes is not None and not changes.touches(corners):
                     continue
-                if any(other.reading.name is not None and other.table_corners is not None
-                       and _shared(corners, other.table_corners) > MAX_OVERLAP * area
-                       for other in cards + found):
+                if taken.covers(corners, MAX_OVERLAP * area):
                     continue
-                if not any(_shared(corners, outline.corners) > MAX_OVERLAP * area
-                           for outline in outlines):
-                    continue
-                # Most outlines lie on the cloth or beside a named card: a look at the
-                # thumbnail costs a sliver of a naming.
-                if walk.look and self.references.likeness(
-                        colour, transform_points(to_image, corners)) < SEED_LIKENESS:
+                if not searched.covers(corners, MAX_OVERLAP * area):
                     continue
                 guess = _guess(corners, axis, (width, height))
-                named = (self._confirmed(colour, guess, image_to_table, to_image, then_to_now)
-                         if walk.seeded else
-                         self._named(colour, guess, image_to_table, to_image, then_to_now))
-                if named is not None and named.table_corners is not None:
-                    found.append(named)
+                # Most outlines lie on the cloth or beside a named card: a look at the
+                # thumbnail costs a sliver of a naming (which shortlists by that look).
+                thumbnails = (self.references.thumbnails(
+                    colour, transform_points(to_image, guess.corners)) if walk.look else None)
+                if thumbnails is not None and float(thumbnails.max()) < SEED_LIKENESS:
+                    continue
+                card = (self._confirmed(colour, guess, image_to_table, to_image, then_to_now,
+                                        thumbnails) if walk.seeded else
+                        self._named(colour, guess, image_to_table, to_image, then_to_now))
+                if card is not None and card.table_corners is not None:
+                    found.append(card)
+                    taken.add(card.table_corners)
                     # A card named from an outline walks its line both ways: the outline
                     # may have lain on either side of it.
-                    going += [_Walk(named.table_corners, sign * axis, width + LINE_GAP_MM,
+                    going += [_Walk(card.table_corners, sign * axis, width + LINE_GAP_MM,
                                     False, walk.seeded)
                               for sign in ((1.0, -1.0) if walk.look else (1.0,))]
             walks = going
         return found
 
     def _confirmed(self, colour: Image, guess: Outline, image_to_table: Matrix,
-                   to_image: Matrix, then_to_now: Matrix) -> SeenCard | None:
+                   to_image: Matrix, then_to_now: Matrix, thumbnails: Floats | None = None
+                   ) -> SeenCard | None:
         """The card named at ``guess``, on a line started from an outline (``seeded``), read
         again where its naming slid it, each time with ``SEED_TWIN_BAR``; None unless it
         names the same card there. Such a guess can lie up to 12 mm off (from an outline a
         rail's spacing away, or carried on along the line from one), at the end of naming's
-        slide, where a near twin's classifier may pick the wrong twin."""
+        slide, where a near twin's classifier may pick the wrong twin (``thumbnails``:
+        ``CardReferences.thumbnails`` at ``guess``, where they were looked at)."""
         card = self._named(colour, guess, image_to_table, to_image, then_to_now,
-                           SEED_TWIN_BAR)
+                           SEED_TWIN_BAR, thumbnails)
         if card is None:
             return None
         corners = transform_points(image_to_table, card.reading.corners)
@@ -410,6 +412,40 @@ def _straddling(placing: Outline, cards: list[SeenCard], card_mm: tuple[float, f
     return any(_sure(card) and card.table_corners is not None
                and MAX_OVERLAP * area < _shared(placing.corners, card.table_corners)
                < SAME_CARD_SHARE * area for card in cards)
+
+
+class _Discs:
+    """Cards (corners in table millimetres) that a card is tested against for overlap, each
+    held with the disc round it: only those whose disc meets the card's are intersected (a
+    walk along a line tests each of its guesses against every outline of a new table)."""
+
+    def __init__(self, cards: list[Points]) -> None:
+        self._cards: list[Points] = []
+        self._centres = np.zeros((0, 2))
+        self._radii = np.zeros(0)
+        for corners in cards:
+            self.add(corners)
+
+    def add(self, corners: Points) -> None:
+        """One more card."""
+        centre, radius = _disc(corners)
+        self._cards.append(corners)
+        self._centres = np.vstack([self._centres, centre])
+        self._radii = np.append(self._radii, radius)
+
+    def covers(self, corners: Points, least: float) -> bool:
+        """Whether one of the cards shares more than ``least`` (square millimetres) with the
+        card at ``corners``."""
+        centre, radius = _disc(corners)
+        near = np.hypot(*(self._centres - centre).T) < self._radii + radius
+        return any(_shared(corners, self._cards[index]) > least
+                   for index in np.flatnonzero(near))
+
+
+def _disc(corners: Points) -> tuple[npt.NDArray[np.float64], float]:
+    """The centre of a card's corners and the radius round it that holds them all."""
+    centre = np.asarray(corners.mean(axis=0), np.float64)
+    return centre, float(np.hypot(*(corners - centre).T).max())
 
 
 def _sure(card: SeenCard) -> bool:

@@ -281,19 +281,22 @@ class CardReferences:
                                               borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
     def read(self, frame: Image, corners: Points, least_score: float = -np.inf,
-             only_named: bool = False, twin_bar: float = 1.0) -> Reading:
+             only_named: bool = False, twin_bar: float = 1.0,
+             thumbnails: Floats | None = None) -> Reading:
         """Name the card lying at ``corners`` in a BGR frame (see the module's steps).
 
         ``twin_bar``: how many times what the check of near twins asks (``agreed``) a card
-        with near twins must clear to be named (more for a card placed less surely).
+        with near twins must clear to be named (more for a card placed less surely);
+        ``thumbnails``: ``thumbnails`` at these corners, where the caller looked already.
 
         A caller that drops every reading scoring under ``least_score``, and (``only_named``)
         every one that names no card, gets such a reading back as soon as it is sure to be
-        one, unnamed with confidence 0, without the near twins' checks: on a new table most
-        outlines named are line placings straddling two cards, or a card and the cloth, and
-        those checks were nearly half of what naming them cost."""
+        one, unnamed with confidence 0, without the near twins' checks (or the rest of them,
+        once one twin refuses the name): on a new table most outlines named are line placings
+        straddling two cards, or a card and the cloth, and those checks were nearly half of
+        what naming them cost."""
         ways = (corners, np.roll(corners, 2, axis=0))
-        shortlist = self._shortlist(frame, ways)
+        shortlist = self._shortlist(frame, ways, thumbnails)
         # The card's picture pins where it lies better than an outline can (a white border
         # touching the next card's): slide the likeliest reference over a wider margin.
         leader, leader_turned = shortlist[0]
@@ -310,17 +313,22 @@ class CardReferences:
         # card now lies.
         shortlist += [candidate for candidate in self._shortlist(frame, ways)
                       if candidate not in shortlist]
-        # The card's map either way round, sampled only if a candidate or its twin needs it.
+        # The card's map either way round, sampled only if a candidate or its twin needs it,
+        # and its score with each reference either way round, once (a twin scored on the
+        # shortlist is scored again below: a quarter of the scores of a new artwork table).
         observed: dict[bool, Floats] = {}
+        matched: dict[tuple[int, bool], float] = {}
 
-        def seen(turned: bool) -> Floats:
-            if turned not in observed:
-                observed[turned] = self._fine_sample(frame, ways[turned], PAD)
-            return observed[turned]
+        def fine(reference: int, turned: bool) -> float:
+            if (reference, turned) not in matched:
+                if turned not in observed:
+                    observed[turned] = self._fine_sample(frame, ways[turned], PAD)
+                matched[reference, turned] = _ncc(observed[turned], self._fine[reference])
+            return matched[reference, turned]
 
         scored: dict[str, tuple[float, int, bool]] = {}
         for reference, turned in shortlist:
-            score = _ncc(seen(turned), self._fine[reference])
+            score = fine(reference, turned)
             name = self.names[reference]
             if score > scored.get(name, (-2.0, 0, False))[0]:
                 scored[name] = (score, reference, turned)
@@ -331,8 +339,7 @@ class CardReferences:
                        else MIN_SCORE)
         floor = max(least_score, least_named) if only_named else least_score
         # The classifier may name another twin, scored then on its own reference.
-        if score < floor and max(_ncc(seen(turned != flip), self._fine[other])
-                                 for other, flip in group) < floor:
+        if score < floor and max(fine(other, turned != flip) for other, flip in group) < floor:
             return Reading(None, 0.0, turned, score, corners)
         sure = 1.0
         if len(group) > 1:
@@ -341,7 +348,7 @@ class CardReferences:
             member, sure = self._which_twin(frame, ways[turned], group, boxes)
             best, flip = group[member]
             turned = turned != flip
-            score = _ncc(seen(turned), self._fine[best]) if member else score
+            score = fine(best, turned) if member else score
         # ...and no other card of the deck may come near it.
         strangers, stranger_balance = self._strangers(ranked, group, best, turned, score)
         if only_named and (score < least_named or strangers < 1.0
@@ -356,12 +363,17 @@ class CardReferences:
         if len(group) > 1 and sure > 0:
             others = [(other, other_flip != flip) for other, other_flip in group
                       if self.names[other] != self.names[best]]
-            cleared = self._pairs.clear(frame, ways[turned], best, others)
-            sure = agreed(sure, min((clear.weighed for clear in cleared), default=np.inf))
-            if not self.complete:
-                # A card left out of enrollment may be one more twin: it must look like
-                # the named twin in every region where the twins differ.
-                sure = min([sure, *(clear.worst for clear in cleared)])
+            classifier, weighed, worst = sure, np.inf, np.inf
+            for check in self._pairs.each(frame, ways[turned], best, others):
+                weighed = min(weighed, check.weighed)
+                if not self.complete:
+                    # A card left out of enrollment may be one more twin: it must look like
+                    # the named twin in every region where the twins differ.
+                    worst = min(worst, check.worst)
+                if only_named and min(agreed(classifier, weighed), worst) < twin_bar:
+                    # Each twin more can only lower it: unnamed whatever they say.
+                    return Reading(None, 0.0, turned, score, corners)
+            sure = min(agreed(classifier, weighed), worst)
         clear = min(sure, 2.0, strangers)
         confidence = float(np.clip(min(0.5 * min(sure, 1.0), stranger_balance) * 2, 0.0, 1.0))
         named = score >= least_named and clear >= 1.0 and (len(group) == 1 or sure >= twin_bar)
@@ -388,15 +400,18 @@ class CardReferences:
             clear = min(clear, part / needed)
         return clear, balance
 
-    def likeness(self, frame: Image, corners: Points) -> float:
-        """How like the likest reference, either way round, the colour thumbnail at
-        ``corners`` is (-1 to 1): a look far cheaper than ``read``, which shortlists by it."""
-        return float(self._thumb_likeness(frame, (corners, np.roll(corners, 2, axis=0))).max())
+    def thumbnails(self, frame: Image, corners: Points) -> Floats:
+        """How like each reference, either way round, the colour thumbnail at ``corners`` is
+        (-1 to 1; every reference upright first, then every one turned): a look far cheaper
+        than ``read``, which shortlists by it (and can be handed it)."""
+        return self._thumb_likeness(frame, (corners, np.roll(corners, 2, axis=0)))
 
-    def _shortlist(self, frame: Image, ways: tuple[Points, Points]) -> list[tuple[int, bool]]:
+    def _shortlist(self, frame: Image, ways: tuple[Points, Points],
+                   likeness: Floats | None = None) -> list[tuple[int, bool]]:
         """The (reference, turned) whose colour thumbnails are likest the card's, seen at
-        ``ways`` (its corners either way round)."""
-        first = self._thumb_likeness(frame, ways)
+        ``ways`` (its corners either way round; ``likeness``: ``_thumb_likeness`` there, if
+        taken already)."""
+        first = self._thumb_likeness(frame, ways) if likeness is None else likeness
         count = len(self.names)
         return [(int(i) % count, bool(i >= count)) for i in np.argsort(-first)[:SHORTLIST]]
 

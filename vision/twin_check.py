@@ -12,7 +12,7 @@ agree, each by its own margin (a wrong name is far worse than none).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from typing import Generic, NamedTuple, TypeVar
 
 import cv2
@@ -149,10 +149,12 @@ class Clear(NamedTuple):
 class _Pair(NamedTuple):
     """Two twins round a region where they differ, blurred alike."""
 
-    ours: Floats
-    """The first twin's band-pass map round the region (what aligns the card)..."""
-    theirs: Floats
-    """...and the second's."""
+    both: Floats
+    """The two twins' band-pass maps round the region (what aligns the card), each
+    standardised, added: a card's normalised correlation with it, times ``reach``, is the sum
+    of its correlations with each (one slide of the card instead of two)..."""
+    reach: float
+    """...``both``'s length."""
     inner: tuple[slice, slice]
     """The region within them."""
     mine: Floats
@@ -168,8 +170,6 @@ class _Card(NamedTuple):
 
     observed: dict[PixelBox, Floats]
     """Its band-pass picture round each region (by the region's box)..."""
-    fits: dict[tuple[PixelBox, Blur], Floats]
-    """...its fit there with its own reference, blurred by so many reference pixels..."""
     looks: dict[tuple[PixelBox, int, int], Floats]
     """...and the region, standardised, at each shift it was read at."""
 
@@ -218,12 +218,18 @@ class PairCheck:
         """How far past what naming demands the card at ``corners`` (reference ``mine``'s way
         round) lies towards ``mine`` from each of its ``twins`` (reference, turned), on all
         the regions where they differ weighed by size and in the worst of them (``Clear``)."""
+        return list(self.each(frame, corners, mine, twins))
+
+    def each(self, frame: Image, corners: Points, mine: int, twins: list[tuple[int, bool]]
+             ) -> Iterator[Clear]:
+        """``clear``, twin by twin, each read only when asked for (a caller that has seen
+        enough stops)."""
         scale = resolution(self.card_mm, corners)
         # Twins that differ from ``mine`` in the same place (a corner's number) share the
-        # card's picture there and its fit with ``mine``.
-        card = _Card({}, {}, {})
-        return [self._clear(frame, corners, mine, theirs, flip, scale, card)
-                for theirs, flip in twins]
+        # card's picture there and where it was read.
+        card = _Card({}, {})
+        for theirs, flip in twins:
+            yield self._clear(frame, corners, mine, theirs, flip, scale, card)
 
     def _clear(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
                scale: Scale, card: _Card) -> Clear:
@@ -275,18 +281,14 @@ class PairCheck:
             fits, regions = 0.0, []
             for box, grown, observed in seen:
                 pair = self._pair(mine, theirs, flip, box, grown, blur)
-                if (box, blur) not in card.fits:
-                    card.fits[box, blur] = np.asarray(cv2.matchTemplate(
-                        observed, pair.ours, cv2.TM_CCOEFF_NORMED), np.float32)
-                fit = card.fits[box, blur] + cv2.matchTemplate(observed, pair.theirs,
-                                                               cv2.TM_CCOEFF_NORMED)
+                fit = cv2.matchTemplate(observed, pair.both, cv2.TM_CCOEFF_NORMED)
                 _, most, _, (dx, dy) = cv2.minMaxLoc(fit)
                 # The best shift is mostly the same under every blur and for every twin.
                 if (box, dx, dy) not in card.looks:
-                    window = observed[dy:dy + pair.ours.shape[0], dx:dx + pair.ours.shape[1]]
+                    window = observed[dy:dy + pair.both.shape[0], dx:dx + pair.both.shape[1]]
                     card.looks[box, dx, dy] = _standard(window[pair.inner].ravel())
                 look = card.looks[box, dx, dy]
-                fits += float(most) * pair.mine.size
+                fits += float(most) * pair.reach * pair.mine.size
                 regions.append((float(pair.mine.size), float(look @ pair.mine),
                                 float(look @ pair.yours), pair.alike))
             sharp = sharp or regions
@@ -309,9 +311,11 @@ class PairCheck:
         inner = (slice(y0 - grown[1], y1 - grown[1]), slice(x0 - grown[0], x1 - grown[0]))
         ours_map = self._blurred(mine, False, grown, blur)
         theirs_map = self._blurred(theirs, flip, grown, blur)
+        both = (_standard(ours_map.ravel()) + _standard(theirs_map.ravel())).reshape(
+            ours_map.shape)
         ours = _standard(ours_map[inner].ravel())
         yours = _standard(theirs_map[inner].ravel())
-        return _Pair(ours_map, theirs_map, inner, ours, yours, float(ours @ yours))
+        return _Pair(both, float(np.linalg.norm(both)), inner, ours, yours, float(ours @ yours))
 
     def _reference_blur(self, camera: float, scale: Scale) -> Blur:
         """A blur of ``camera`` pixels of a camera seeing the card at ``scale`` px/mm (along
