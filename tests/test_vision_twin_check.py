@@ -41,8 +41,8 @@ def _cleared(check: twin_check.PairCheck, image: Image,
     right = wrong = 0
     for mine, others, corners in cards:
         for other in others:
-            right += check.clear(image, corners, mine, [(other, False)])[0].weighed >= 1
-            wrong += check.clear(image, corners, other, [(mine, False)])[0].weighed >= 1
+            right += next(check.each(image, corners, mine, [(other, False)])).weighed >= 1
+            wrong += next(check.each(image, corners, other, [(mine, False)])).weighed >= 1
     return right, wrong
 
 
@@ -60,7 +60,7 @@ def test_the_check_measures_the_cameras_blur_in_its_own_pixels(
     0.5), at 1280 x 720 and 1920 x 1080 alike."""
     for blur, lowest, highest in ((0.5, 0.5, 1.1), (1.6, 1.1, 2.0)):
         image, cards = _twins_seen(trains, factor, blur, seed, "easy")
-        measured = [trains._pairs.clear(image, corners, mine, [(other, False)])[0].blur
+        measured = [next(trains._pairs.each(image, corners, mine, [(other, False)])).blur
                     for mine, others, corners in cards for other in others[:2]]
         assert lowest <= float(np.median(measured)) <= highest, (factor, seed, blur, measured)
 
@@ -109,7 +109,7 @@ def test_a_card_leaning_to_the_other_twin_on_the_sharpest_references_is_not_clea
     for sharp, cleared in (((100.0, 0.6, 0.8, 0.5),), False), (((100.0, 0.8, 0.6, 0.5),), True):
         monkeypatch.setattr(twin_check.PairCheck, "_regions_read",
                             lambda *_, s=list(sharp): (2.0, towards_mine, s))
-        clear = trains._pairs.clear(image, corners, mine, [(others[0], False)])[0]
+        clear = next(trains._pairs.each(image, corners, mine, [(others[0], False)]))
         assert (clear.weighed >= 1 and clear.worst >= 1) == cleared, (sharp, clear)
         assert clear.blur == 2.0
 
@@ -123,12 +123,12 @@ def test_what_the_check_keeps_for_the_next_card_is_bounded_and_reads_the_same(
     image, cards = _twins_seen(trains, 1.0, 1.0, 8, "medium")
     kept_all = twin_check.PairCheck(trains.card_mm, trains._grey, trains._sharp,
                                     trains._pairs._px_per_mm)
-    before = [kept_all.clear(image, corners, mine, [(other, False) for other in others])
+    before = [list(kept_all.each(image, corners, mine, [(other, False) for other in others]))
               for mine, others, corners in cards]
     monkeypatch.setattr(twin_check, "KEPT_READS", 5)
     bounded = twin_check.PairCheck(trains.card_mm, trains._grey, trains._sharp,
                                    trains._pairs._px_per_mm)
-    after = [bounded.clear(image, corners, mine, [(other, False) for other in others])
+    after = [list(bounded.each(image, corners, mine, [(other, False) for other in others]))
              for mine, others, corners in cards]
     assert after == before
     assert len(bounded._blur_maps._kept) == len(bounded._pair_maps._kept) == 5
@@ -143,10 +143,7 @@ def test_one_slide_against_both_twins_adds_the_slides_against_each(
     check = trains._pairs
     mine, theirs = (trains.names.index(name) for name in ("trains/10", "trains/11"))
     box = check._region(mine, theirs, False)[0]
-    height, width = trains._grey[mine].shape
-    grown = (max(0, box[0] - twin_check.CONTEXT_PX), max(0, box[1] - twin_check.CONTEXT_PX),
-             min(width, box[2] + twin_check.CONTEXT_PX),
-             min(height, box[3] + twin_check.CONTEXT_PX))
+    grown = check.grown(mine, box)
     blur = (1.5, 2.0)
     pair = check._pair(mine, theirs, False, box, grown, blur)
     ours, yours = (check._blurred(reference, False, grown, blur) for reference in (mine, theirs))

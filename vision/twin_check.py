@@ -82,7 +82,7 @@ classifier was sure of, a fixed 0.6 px left 188 short of the balance, a fixed 1.
 the blur fitted on each card 78. Blurred that far, twins can correlate 0.92-0.99 where they
 differ and noise seems a balance (two 720p artwork cards lay 2.5-2.8 balances towards the
 wrong twin; a full-pipeline 1080p one 3.6-5.5, named wrong): so a card that leans to the
-other twin on the sharpest references is not cleared (``PairCheck.clear``)."""
+other twin on the sharpest references is not cleared (``PairCheck.each``)."""
 KEPT_READS = 4096
 """How many blurred reference maps, and as many pairs of twins read round a region, are kept
 for the next card (each some 4-9 kB)."""
@@ -166,7 +166,7 @@ class _Pair(NamedTuple):
 
 
 class _Card(NamedTuple):
-    """What reading one card against each of its twins shares (``PairCheck.clear``)."""
+    """What reading one card against each of its twins shares (``PairCheck.each``)."""
 
     observed: dict[PixelBox, Floats]
     """Its band-pass picture round each region (by the region's box)..."""
@@ -213,17 +213,12 @@ class PairCheck:
         self._blur_maps: _Kept[Floats] = _Kept()
         self._pair_maps: _Kept[_Pair] = _Kept()
 
-    def clear(self, frame: Image, corners: Points, mine: int, twins: list[tuple[int, bool]]
-              ) -> list[Clear]:
-        """How far past what naming demands the card at ``corners`` (reference ``mine``'s way
-        round) lies towards ``mine`` from each of its ``twins`` (reference, turned), on all
-        the regions where they differ weighed by size and in the worst of them (``Clear``)."""
-        return list(self.each(frame, corners, mine, twins))
-
     def each(self, frame: Image, corners: Points, mine: int, twins: list[tuple[int, bool]]
              ) -> Iterator[Clear]:
-        """``clear``, twin by twin, each read only when asked for (a caller that has seen
-        enough stops)."""
+        """How far past what naming demands the card at ``corners`` (reference ``mine``'s way
+        round) lies towards ``mine`` from each of its ``twins`` (reference, turned), on all
+        the regions where they differ weighed by size and in the worst of them (``Clear``);
+        twin by twin, each read only when asked for (a caller that has seen enough stops)."""
         scale = resolution(self.card_mm, corners)
         # Twins that differ from ``mine`` in the same place (a corner's number) share the
         # card's picture there and where it was read.
@@ -260,14 +255,11 @@ class PairCheck:
         width and height (a tilted table sees one side coarser): by the one of
         ``CAMERA_BLURS`` under which both fit the card best, on the regions and what
         surrounds them."""
-        height, width = self._grey[mine].shape
         to_picture = card_to_image(self.card_mm, corners)
         slack = 4
         seen = []
         for box in self._region(mine, theirs, flip):
-            x0, y0, x1, y1 = box
-            grown = (max(0, x0 - CONTEXT_PX), max(0, y0 - CONTEXT_PX),
-                     min(width, x1 + CONTEXT_PX), min(height, y1 + CONTEXT_PX))
+            grown = self.grown(mine, box)
             if box not in card.observed:
                 box_mm = (grown[0] / self._px_per_mm, grown[1] / self._px_per_mm,
                           grown[2] / self._px_per_mm, grown[3] / self._px_per_mm)
@@ -295,6 +287,14 @@ class PairCheck:
             if fits > best[0]:
                 best = (fits, camera, regions)
         return best[1], best[2], sharp
+
+    def grown(self, mine: int, box: PixelBox) -> PixelBox:
+        """Region ``box`` of reference ``mine`` with ``CONTEXT_PX`` round it, within the
+        reference."""
+        height, width = self._grey[mine].shape
+        x0, y0, x1, y1 = box
+        return (max(0, x0 - CONTEXT_PX), max(0, y0 - CONTEXT_PX),
+                min(width, x1 + CONTEXT_PX), min(height, y1 + CONTEXT_PX))
 
     def _pair(self, mine: int, theirs: int, flip: bool, box: PixelBox, grown: PixelBox,
               blur: Blur) -> _Pair:
