@@ -253,19 +253,21 @@ def test_cards_named_on_a_line_started_from_an_outline_do_not_teach_the_cloths_c
     references = _references(deck)
     with scaled_camera(1.5):
         image, _ = render_spread(deck, 313, "hard")
+    handed: list[list[SeenCard]] = []
     judged: list[tuple[list[SeenCard], list[bool]]] = []
     without_ghosts = deck_reader._without_ghosts
 
     def seen(view: Image, cards: list[SeenCard], kept: list[int]) -> list[SeenCard]:
-        def ghosts_seen(view: Image, outlines: list[Points], doubtful: list[bool],
-                        sure: list[bool]) -> list[bool]:
-            judged.append((cards, sure))
-            return ghosts(view, outlines, doubtful, sure)
-
-        monkeypatch.setattr(deck_reader, "ghosts", ghosts_seen)
+        handed.append(cards)
         return without_ghosts(view, cards, kept)
 
+    def ghosts_seen(view: Image, outlines: list[Points], doubtful: list[bool],
+                    sure: list[bool]) -> list[bool]:
+        judged.append((handed[-1], sure))  # the cards ``_without_ghosts`` judges
+        return ghosts(view, outlines, doubtful, sure)
+
     monkeypatch.setattr(deck_reader, "_without_ghosts", seen)
+    monkeypatch.setattr(deck_reader, "ghosts", ghosts_seen)
     DeckReader(references).read(image, _homography(image))
     assert judged
     cards, sure = judged[-1]
