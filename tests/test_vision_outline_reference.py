@@ -2,6 +2,8 @@
 tables of every deck style, and naming's shortcut: what the search finds and what naming says
 must not depend on how fast they are."""
 
+from collections.abc import Iterator
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -147,7 +149,12 @@ def test_an_unsure_twin_skips_the_pair_check(verdict: float,
     monkeypatch.setattr(vision.recognize.CardReferences, "_which_twin", twin_with_verdict)
     readings = []
     for answer in (5.0, -3.0):
-        monkeypatch.setattr(vision.twin_check.PairCheck, "clear", lambda *_, a=answer: a)
+        def each(_: vision.twin_check.PairCheck, frame: object, corners: object, mine: int,
+                 twins: list[tuple[int, bool]], a: float = answer
+                 ) -> Iterator[vision.twin_check.Clear]:
+            return iter([vision.twin_check.Clear(a, a, 0.0) for _ in twins])
+
+        monkeypatch.setattr(vision.twin_check.PairCheck, "each", each)
         readings.append([references.read(image, card.corners) for card in truth.cards
                          if not card.occluded])
     # The artwork deck's cards are all near twins: many unnamed at the verdict, none named.
