@@ -155,3 +155,43 @@ def test_one_slide_against_both_twins_adds_the_slides_against_each(
     assert np.allclose(both, each, atol=1e-4)
     assert np.unravel_index(np.argmax(both), both.shape) == np.unravel_index(
         np.argmax(each), each.shape)
+
+
+@pytest.fixture(scope="module")
+def artwork() -> CardReferences:
+    deck = styled_deck("artwork", 1)
+    return CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
+
+
+@pytest.mark.parametrize("pair", [("artwork-1/25", "artwork-1/28"),
+                                  ("artwork-1/22", "artwork-1/23")])
+def test_a_pair_too_alike_across_is_told_where_the_camera_sees_the_card_finer_down_it(
+        artwork: CardReferences, pair: tuple[str, str]) -> None:
+    """Full-bleed twins differing by one digit, seen at 0.95 px/mm across and 1.25 down (a
+    card lying sideways on an easy table): judged at the px/mm across along both sides they
+    were untellable and the right twin was left null (tuning deck, 1080p, easy: 10 of the 28
+    cards left null). Through a sharp camera the check clears the right twin and refuses the
+    other; through 1.8 px of blur the pair stays untellable."""
+    references = artwork
+    mine, theirs = (references.names.index(name) for name in pair)
+    width, height = references.card_mm
+    face = references.faces[mine]
+    corners = np.array([[40, 30], [40 + 0.95 * width, 30], [40 + 0.95 * width, 30 + 1.25 * height],
+                        [40, 30 + 1.25 * height]])
+    flat = np.array([[0, 0], [face.shape[1], 0], [face.shape[1], face.shape[0]],
+                     [0, face.shape[0]]], np.float32)
+    laid = cv2.warpPerspective(face, cv2.getPerspectiveTransform(flat, corners.astype(
+        np.float32)), (round(80 + width), round(60 + 1.25 * height)), flags=cv2.INTER_AREA,
+        borderValue=(60, 90, 40))
+    rng = np.random.default_rng(1)
+    for blur, told in ((0.6, True), (1.8, False)):
+        image = np.clip(cv2.GaussianBlur(laid, (0, 0), blur) + rng.normal(0, 2, laid.shape),
+                        0, 255).astype(np.uint8)
+        check = twin_check.PairCheck(references.card_mm, references._grey, references._sharp,
+                                     references._pairs._px_per_mm)
+        right = next(check.each(image, corners, mine, [(theirs, False)]))
+        wrong = next(check.each(image, corners, theirs, [(mine, False)]))
+        if told:
+            assert right.weighed >= 1 and wrong.weighed < 1, (blur, right, wrong)
+        else:
+            assert right.weighed == wrong.weighed == 0, (blur, right, wrong)

@@ -91,11 +91,24 @@ TELL_APART_GREY = 18.0
 camera's resolution) to be told apart."""
 
 
-def differ(first: Floats, second: Floats, turned: bool, size: tuple[int, int]) -> bool:
+LEAST_BLUR = 0.8
+"""Blur (pixels) of the 3 x 3 Gaussian ``differ`` assumes: a pair judged as the camera sees
+it (``PairCheck._seen_apart``) is judged through the blur measured on the card only where it
+is more."""
+
+
+def differ(first: Floats, second: Floats, turned: bool, size: tuple[int, int],
+           blur: float | None = None) -> bool:
     """Whether two grey faces, shrunk to ``size`` (and the second turned), differ somewhere
-    (3 x 3 pixels averaged) by ``TELL_APART_GREY``."""
-    mine = cv2.GaussianBlur(cv2.resize(first, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
-    theirs = cv2.GaussianBlur(cv2.resize(second, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+    (3 x 3 pixels averaged) by ``TELL_APART_GREY``, blurred by a 3 x 3 Gaussian or, given,
+    by ``blur`` pixels of that size."""
+
+    def seen(face: Floats) -> Floats:
+        shrunk = cv2.resize(face, size, interpolation=cv2.INTER_AREA)
+        return np.asarray(cv2.GaussianBlur(shrunk, (3, 3), 0) if blur is None
+                          else cv2.GaussianBlur(shrunk, (0, 0), blur), np.float32)
+
+    mine, theirs = seen(first), seen(second)
     if turned:
         theirs = theirs[::-1, ::-1]
     return float(cv2.blur(np.abs(mine - theirs), (3, 3)).max()) >= TELL_APART_GREY
@@ -210,6 +223,7 @@ class PairCheck:
         self._px_per_mm = ref_px_per_mm
         self._regions: dict[tuple[int, int, bool], list[PixelBox]] = {}
         self._tellable_cache: dict[tuple[int, int, bool, float], bool] = {}
+        self._seen_cache: dict[tuple[int, int, bool, float, float, float | None], bool] = {}
         self._blur_maps: _Kept[Floats] = _Kept()
         self._pair_maps: _Kept[_Pair] = _Kept()
 
@@ -229,11 +243,15 @@ class PairCheck:
     def _clear(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
                scale: Scale, card: _Card) -> Clear:
         """``clear`` of one twin, ``card``'s shared reads kept for the next."""
-        if not self._tellable(mine, theirs, flip, scale):
-            # At this card's resolution the two differ by less than noise.
+        tellable = self._tellable(mine, theirs, flip, scale)
+        if not tellable and scale[1] <= scale[0]:
+            # At this card's resolution the two differ by less than noise (seen no finer
+            # down it than across, nor would they as the camera sees it).
             return Clear(0.0, 0.0, 0.0)
         blur, regions, sharp = self._regions_read(frame, corners, mine, theirs, flip, scale,
                                                   card)
+        if not tellable and not self._seen_apart(mine, theirs, flip, scale, blur):
+            return Clear(0.0, 0.0, 0.0)
         weighed, worst = _balance(regions)
         # The blur that fits best can blur the twins until they are all but one, where noise
         # seems a balance: a card that leans to the other twin on the sharpest references,
@@ -358,6 +376,21 @@ class PairCheck:
             size = (round(self.card_mm[0] * across), round(self.card_mm[1] * across))
             self._tellable_cache[key] = differ(self._grey[first], self._grey[second], flip, size)
         return self._tellable_cache[key]
+
+    def _seen_apart(self, first: int, second: int, flip: bool, scale: Scale,
+                    camera: float) -> bool:
+        """Whether two references differ somewhere by ``TELL_APART_GREY`` as the camera sees
+        the card: at its px/mm along each side (``scale``, rounded down to a tenth) and
+        through ``camera`` pixels of blur (measured on the card), or ``differ``'s own where
+        that is no more than ``LEAST_BLUR``."""
+        across, down = (max(0.1, np.floor(value * 10) / 10) for value in scale)
+        blur = camera if camera > LEAST_BLUR else None
+        key = (first, second, flip, across, down, blur)
+        if key not in self._seen_cache:
+            size = (round(self.card_mm[0] * across), round(self.card_mm[1] * down))
+            self._seen_cache[key] = differ(self._grey[first], self._grey[second], flip, size,
+                                           blur)
+        return self._seen_cache[key]
 
     def _blurred(self, reference: int, flip: bool, box: PixelBox, blur: Blur) -> Floats:
         """A reference's band-pass map in ``box`` (of the reference turned, if ``flip``), as
