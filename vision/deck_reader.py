@@ -14,7 +14,10 @@ an unnamed outline that shows the cloth (all of it, or half of it) or covers a m
 along each outline of the search (where it looks like a card), where an outline of the search
 lies but no named card, a card of its line is guessed and kept if named
 (``DeckReader._beside_named``). A line's placing that a card read surely covers in part
-straddles it and its neighbour, and is not named at all (``_straddling``).
+straddles it and its neighbour, and is not named at all (``_straddling``). An outline read as no
+card that lies on cards rather than the cloth (a pile of cards alike, whose top card's sides over
+the card below show no edge) is moved to where the thumbnail is likest a card's and named there
+(``DeckReader._on_piles``).
 """
 
 from __future__ import annotations
@@ -123,8 +126,9 @@ class SeenCard:
     look: Image | None = field(default=None, repr=False)
     """Its grey picture at ``STILL_PX_PER_MM``, to see whether it changed."""
     seeded: bool = False
-    """Named on a line started from an unnamed outline (``DeckReader._beside_named``): too
-    unsure a card to teach the ghost rule the cards' colours."""
+    """Named on a line started from an unnamed outline (``DeckReader._beside_named``), or found
+    as a pile's top card by its thumbnail (``DeckReader._on_piles``): too unsure a card to teach
+    the ghost rule the cards' colours."""
 
 
 class _Walk(NamedTuple):
@@ -330,7 +334,10 @@ class DeckReader:
         (``unread``) that lie on cards (``PILE_CLOTH``) where no card was read (by a quarter
         of a card): each is moved to where the thumbnail there is likest a card's
         (``PILE_STEPS``) and named there with ``SEED_TWIN_BAR``, and kept only where it is
-        read surely (``_sure``) and no card read covers it by a quarter.
+        read surely (``_sure``) and no card read covers it by a quarter. Such a card is
+        ``seeded``: taught the cards' colours by it (unnamed cards of a Rollecate line, found
+        so on a hard 720p table), the ghost rule took a track card the cloth's colour for
+        the cloth.
 
         A pile's top card of a deck whose backs or faces are alike (a plain deck) shows no
         edge where it lies over the card below: its outline shows only where it lies over the
@@ -358,7 +365,7 @@ class DeckReader:
             if (card is None or card.table_corners is None or not _sure(card)
                     or taken.covers(card.table_corners, least)):
                 continue
-            found.append(card)
+            found.append(replace(card, seeded=True))
             taken.add(card.table_corners)
         return found
 
