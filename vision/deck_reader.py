@@ -346,11 +346,11 @@ class DeckReader:
         width, height = self.references.card_mm
         least = MAX_OVERLAP * width * height
         read = [card for card in cards if card.table_corners is not None]
-        taken = _Discs([card.table_corners for card in read if card.table_corners is not None])
+        corners = [card.table_corners for card in read if card.table_corners is not None]
+        taken = _Discs(corners)
         unread = [outline for outline in unread if not taken.covers(outline.corners, least)]
         if not unread or self._view is None:
             return []
-        corners = [card.table_corners for card in read if card.table_corners is not None]
         cloth = Cloth.of(within(self._view, self.finder.table_to_view), corners,
                          [_sure(card) and not card.seeded for card in read])
         if cloth is None:
