@@ -164,6 +164,20 @@ def test_the_top_card_of_a_pile_is_named_and_the_cards_under_it_are_not_reported
     assert [card.name for card in near] in ([top.name], [None])
 
 
+@pytest.mark.usefixtures("full_hd")
+def test_a_plain_piles_top_card_is_found_by_its_picture_where_its_outline_shows_no_edge(
+        ) -> None:
+    # Plain cards alike: the top card's sides over the card below show no edge, and the
+    # outline search fits one to the sides of several of the pile's cards (read as no card).
+    deck = styled_deck("plain", 1)
+    image, truth = render_spread(deck, 309, "easy")
+    reading = Pipeline(deck=deck.deck.name, references=_references(deck)).read(image)
+    top = next(seen for seen in truth.cards if seen.zone == "pile 0")
+    near = [card for card in reading.cards
+            if np.hypot(*np.subtract(card.centre, top.centre)) < 15]
+    assert [card.name for card in near] in ([top.name], [None]), (top.name, near)
+
+
 def test_too_alike_pairs_are_the_ones_that_differ_only_in_fine_print() -> None:
     plain = _references(styled_deck("plain", 1))
     bordered = _references(styled_deck("bordered", 1))

@@ -14,11 +14,15 @@ an unnamed outline that shows the cloth (all of it, or half of it) or covers a m
 along each outline of the search (where it looks like a card), where an outline of the search
 lies but no named card, a card of its line is guessed and kept if named
 (``DeckReader._beside_named``). A line's placing that a card read surely covers in part
-straddles it and its neighbour, and is not named at all (``_straddling``).
+straddles it and its neighbour, and is not named at all (``_straddling``). An outline read as no
+card that lies on cards rather than the cloth (a pile of cards alike, whose top card's sides over
+the card below show no edge) is moved to where the thumbnail is likest a card's and named there
+(``DeckReader._on_piles``).
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -26,7 +30,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cloth import ghosts, within
+from vision.cloth import Cloth, ghosts, within
 from vision.imaging import Image, Matrix, Points, frame_px, transform_points
 from vision.outline import (
     LINE_GAP_MM,
@@ -73,6 +77,16 @@ SEED_LIKENESS = 0.3
 """Thumbnail likeness (``CardReferences.thumbnails``, the likest reference's) a guess from an
 outline needs before it is named: on the tuning deck's Rollecate tables at 1080p, 68 of the 78
 such guesses that named a card had it, and 355 of the 3,621 that named none."""
+PILE_CLOTH = 0.4
+"""Share of the cloth's colours (``Cloth.shares``) under which an outline of the search read as
+no card lies on cards: a pile's, its sides those of several cards (``DeckReader._on_piles``). On
+the tuning deck's plain tables at 1080p (easy and medium) such outlines on the 22 piles whose top
+card was missed showed 0.0-0.28 of the cloth, the outlines on the cloth read as no card 0.55-1.0
+but for 10 of 144."""
+PILE_STEPS = ((12.0, 12.0), (6.0, 6.0), (3.0, 3.0))
+"""Steps (millimetres along each of its axes, degrees) of the pose round such an outline where
+the thumbnail is likest a card's, coarse to fine: a pile's cards lie about 9 mm and 12 degrees
+apart, and naming then slides the card by up to 6 mm."""
 STILL_MM = 1.5
 """A card whose outline moved less than this since the last frame has not moved."""
 STILL_DEGREES = 1.5
@@ -112,8 +126,9 @@ class SeenCard:
     look: Image | None = field(default=None, repr=False)
     """Its grey picture at ``STILL_PX_PER_MM``, to see whether it changed."""
     seeded: bool = False
-    """Named on a line started from an unnamed outline (``DeckReader._beside_named``): too
-    unsure a card to teach the ghost rule the cards' colours."""
+    """Named on a line started from an unnamed outline (``DeckReader._beside_named``), or found
+    as a pile's top card by its thumbnail (``DeckReader._on_piles``): too unsure a card to teach
+    the ghost rule the cards' colours."""
 
 
 class _Walk(NamedTuple):
@@ -205,14 +220,18 @@ class DeckReader:
         # Outlines that overlap much are all named, then the better named kept: along a line
         # of touching cards an outline straddling two can fit the edges as well as the true
         # one, but not a reference's picture.
+        unread = []
         for outline in outlines:
             if outline.guess and _straddling(outline, cards, self.references.card_mm):
                 continue
             card = self._named(colour, outline, image_to_table, to_image, then_to_now)
             if card is not None:
                 cards.append(card)
+            elif not outline.guess:
+                unread.append(outline)
         cards += self._beside_named(colour, cards, outlines, image_to_table, to_image,
                                     then_to_now, changes)
+        cards += self._on_piles(colour, cards, unread, image_to_table, to_image, then_to_now)
         cards = [cards[index] for index in apart(
             [card.table_corners for card in cards if card.table_corners is not None],
             [card.reading.score for card in cards], self.references.card_mm)]
@@ -307,6 +326,68 @@ class DeckReader:
                               for sign in ((1.0, -1.0) if walk.look else (1.0,))]
             walks = going
         return found
+
+    def _on_piles(self, colour: Image, cards: list[SeenCard], unread: list[Outline],
+                  image_to_table: Matrix, to_image: Matrix, then_to_now: Matrix
+                  ) -> list[SeenCard]:
+        """Top cards of piles, found from the outlines of the search read as no card
+        (``unread``) that lie on cards (``PILE_CLOTH``) where no card was read (by a quarter
+        of a card): each is moved to where the thumbnail there is likest a card's
+        (``PILE_STEPS``) and named there with ``SEED_TWIN_BAR``, and kept only where it is
+        read surely (``_sure``) and no card read covers it by a quarter. Such a card is
+        ``seeded``: taught the cards' colours by it (unnamed cards of a Rollecate line, found
+        so on a hard 720p table), the ghost rule took a track card the cloth's colour for
+        the cloth.
+
+        A pile's top card of a deck whose backs or faces are alike (a plain deck) shows no
+        edge where it lies over the card below: its outline shows only where it lies over the
+        cloth, and the outline search fits one to the sides of several of the pile's cards,
+        which reads as no card. Its picture, though, is whole."""
+        width, height = self.references.card_mm
+        least = MAX_OVERLAP * width * height
+        read = [card for card in cards if card.table_corners is not None]
+        corners = [card.table_corners for card in read if card.table_corners is not None]
+        taken = _Discs(corners)
+        unread = [outline for outline in unread if not taken.covers(outline.corners, least)]
+        if not unread or self._view is None:
+            return []
+        cloth = Cloth.of(within(self._view, self.finder.table_to_view), corners,
+                         [_sure(card) and not card.seeded for card in read])
+        if cloth is None:
+            return []
+        found: list[SeenCard] = []
+        for outline in unread:
+            if (taken.covers(outline.corners, least)
+                    or cloth.shares(outline.corners, corners)[0] >= PILE_CLOTH):
+                continue
+            card = self._named(colour, self._likest(colour, outline, to_image),
+                               image_to_table, to_image, then_to_now, SEED_TWIN_BAR)
+            if (card is None or card.table_corners is None or not _sure(card)
+                    or taken.covers(card.table_corners, least)):
+                continue
+            found.append(replace(card, seeded=True))
+            taken.add(card.table_corners)
+        return found
+
+    def _likest(self, colour: Image, outline: Outline, to_image: Matrix) -> Outline:
+        """The pose round ``outline`` (``PILE_STEPS``) whose colour thumbnail is likest one of
+        the deck's cards, as an outline."""
+        centre, degrees = np.array(outline.centre, np.float64), outline.degrees
+        steps = np.array(list(itertools.product((-1.0, 0.0, 1.0), repeat=3)))
+        for step_mm, step_degrees in PILE_STEPS:
+            radians = np.radians(degrees)
+            axes = np.array([[np.cos(radians), np.sin(radians)],
+                             [-np.sin(radians), np.cos(radians)]])
+            trials = [(centre + step_mm * (dx * axes[0] + dy * axes[1]),
+                       degrees + step_degrees * dt) for dx, dy, dt in steps]
+            likeness = [float(self.references.thumbnails(colour, transform_points(
+                to_image, card_corners_mm((float(spot[0]), float(spot[1])), turn,
+                                          self.references.card_mm))).max())
+                        for spot, turn in trials]
+            centre, degrees = trials[int(np.argmax(likeness))]
+        spot = (float(centre[0]), float(centre[1]))
+        return Outline(spot, degrees % 180.0, 0.0,
+                       card_corners_mm(spot, degrees % 180.0, self.references.card_mm))
 
     def _confirmed(self, colour: Image, guess: Outline, image_to_table: Matrix,
                    to_image: Matrix, then_to_now: Matrix, thumbnails: Floats | None = None
