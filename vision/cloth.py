@@ -56,20 +56,24 @@ class Cloth:
     """For each colour bin: whether it is one of the cloth's colours."""
 
     @classmethod
-    def of(cls, view: Image, outlines: list[Points], sure: list[bool]) -> Cloth | None:
+    def of(cls, view: Image, outlines: list[Points], sure: list[bool], even: bool = False
+           ) -> Cloth | None:
         """The cloth of a table seen from above (``table_view``), from the table outside the
         ``outlines`` (corners in table millimetres) and the markers, told from the cards by
-        those outlines ``sure`` to be cards; None where too little of either shows."""
+        those outlines ``sure`` to be cards, its light made ``even`` (``_evenly_lit``) or as
+        seen; None where too little of either shows."""
         scale = CLOTH_PX_PER_MM
-        step = 256 // LEVELS
-        quantized = np.asarray(view, np.int32) // step
-        bins = np.asarray((quantized[..., 0] * LEVELS + quantized[..., 1]) * LEVELS
-                          + quantized[..., 2], np.int32)
-        taken = _covered(bins.shape, outlines)
+        taken = _covered(view.shape, outlines)
         half = (MARKER_SIZE_MM / 2 + MARKER_MARGIN_MM) * scale
         for x, y in MARKER_CENTRES_MM.values():
             cv2.rectangle(taken, (round(x * scale - half), round(y * scale - half)),
                           (round(x * scale + half), round(y * scale + half)), 255, -1)
+        if even and np.count_nonzero(taken == 0) >= MIN_CLOTH_PX:
+            view = _evenly_lit(view, taken == 0)
+        step = 256 // LEVELS
+        quantized = np.asarray(view, np.int32) // step
+        bins = np.asarray((quantized[..., 0] * LEVELS + quantized[..., 1]) * LEVELS
+                          + quantized[..., 2], np.int32)
         cloth = bins[taken == 0]
         # The cards' own colours: inside the sure cards, their margins (rounded corners, an
         # outline a little off) left out.
@@ -121,6 +125,26 @@ class Cloth:
             found.append(float(self.common[own].mean()) if own.size else -1.0)
         whole = found[0] if found[0] >= 0 else 1.0
         return whole, max(0.0, *found[1:])
+
+
+def _evenly_lit(view: Image, cloth: npt.NDArray[np.bool_]) -> Image:
+    """``view`` with its light made even: each pixel's brightness divided by a plane fitted
+    to the (logarithm of the) brightness of the ``cloth`` pixels, as bright on average over
+    them as before.
+
+    Light falling off across the table darkens the dim end's cloth by a bin or more, where
+    its colours are too rare over the whole table to be among the cloth's; a card lies in the
+    same light, so its colours move with the cloth's. A plane: a curved fit followed the
+    cloth's own pattern and the cards' shadows, and on the tuning tables left more ghosts."""
+    height, width = view.shape[:2]
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    brightness = np.log(np.asarray(view, np.float32).mean(axis=2) + 1.0)
+    design = np.stack([np.ones(np.count_nonzero(cloth), np.float32), xs[cloth], ys[cloth]],
+                      axis=1)
+    fit = np.linalg.lstsq(design, brightness[cloth], rcond=None)[0]
+    light = fit[1] * xs + fit[2] * ys
+    gain = np.exp(float(light[cloth].mean()) - light)
+    return np.asarray(np.clip(view * gain[..., None], 0, 255), np.uint8)
 
 
 def table_view(frame: Image, image_to_table: Matrix) -> Image:
@@ -192,22 +216,27 @@ def ghosts(view: Image, outlines: list[Points], doubtful: list[bool], sure: list
     verdict = [doubt and _on_marker(corners) for corners, doubt in
                zip(outlines, doubtful, strict=True)]
     judged = [index for index, doubt in enumerate(doubtful) if doubt and not verdict[index]]
-    cloth = Cloth.of(view, outlines, sure) if judged else None
-    if cloth is None:
+    # The cloth as seen, and in light made even: each finds ghosts the other misses (the
+    # dim end of a cloth in light falling off; a stripe's colour split across bins once made
+    # even), and on the tuning tables neither took a card the other kept.
+    clothes = [cloth for cloth in (Cloth.of(view, outlines, sure, even) for even in
+                                   ((False, True) if judged else ())) if cloth is not None]
+    if not clothes:
         return verdict
     # How many outlines (with their margins) cover each pixel: the others' are that less its
     # own. Each is drawn in its own box, not over the whole view.
-    boxes = [_box(corners, cloth.bins.shape) for corners in outlines]
+    boxes = [_box(corners, clothes[0].bins.shape) for corners in outlines]
     own = [_covered((bottom - top, right - left), [corners], (left, top)) > 0
            for corners, (left, top, right, bottom) in zip(outlines, boxes, strict=True)]
-    count = np.zeros(cloth.bins.shape, np.int32)
+    count = np.zeros(clothes[0].bins.shape, np.int32)
     for (left, top, right, bottom), mine in zip(boxes, own, strict=True):
         count[top:bottom, left:right] += mine
     for index in judged:
         left, top, right, bottom = boxes[index]
-        whole, half = cloth._shares(outlines[index],
-                                    count[top:bottom, left:right] - own[index] == 0, (left, top))
-        verdict[index] = whole >= CLOTH_ONLY or half >= HALF_ON_CLOTH
+        free = count[top:bottom, left:right] - own[index] == 0
+        verdict[index] = any(whole >= CLOTH_ONLY or half >= HALF_ON_CLOTH for whole, half in
+                             (cloth._shares(outlines[index], free, (left, top))
+                              for cloth in clothes))
     return verdict
 
 
