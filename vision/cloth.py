@@ -127,6 +127,10 @@ class Cloth:
         return whole, max(0.0, *found[1:])
 
 
+LIGHT_STEP = 4
+"""One pixel in this many along each axis of the view is fitted the light's plane."""
+
+
 def _evenly_lit(view: Image, cloth: npt.NDArray[np.bool_]) -> Image:
     """``view`` with its light made even: each pixel's brightness divided by a plane fitted
     to the (logarithm of the) brightness of the ``cloth`` pixels, as bright on average over
@@ -136,15 +140,18 @@ def _evenly_lit(view: Image, cloth: npt.NDArray[np.bool_]) -> Image:
     its colours are too rare over the whole table to be among the cloth's; a card lies in the
     same light, so its colours move with the cloth's. A plane: a curved fit followed the
     cloth's own pattern and the cards' shadows, and on the tuning tables left more ghosts."""
-    height, width = view.shape[:2]
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    brightness = np.log(np.asarray(view, np.float32).mean(axis=2) + 1.0)
-    design = np.stack([np.ones(np.count_nonzero(cloth), np.float32), xs[cloth], ys[cloth]],
-                      axis=1)
-    fit = np.linalg.lstsq(design, brightness[cloth], rcond=None)[0]
-    light = fit[1] * xs + fit[2] * ys
-    gain = np.exp(float(light[cloth].mean()) - light)
-    return np.asarray(np.clip(view * gain[..., None], 0, 255), np.uint8)
+    # A plane needs few of the cloth's pixels: one in LIGHT_STEP along each axis.
+    ys, xs = np.nonzero(cloth[::LIGHT_STEP, ::LIGHT_STEP])
+    brightness = np.log(view[ys * LIGHT_STEP, xs * LIGHT_STEP].mean(axis=1) + 1.0)
+    ys, xs = ys * LIGHT_STEP, xs * LIGHT_STEP
+    design = np.stack([np.ones(ys.size), xs, ys])
+    _, across, down = np.linalg.solve(design @ design.T, design @ brightness)
+    mean = float(np.mean(across * xs + down * ys))
+    height, width = cloth.shape
+    # The plane's exponential is a product of one along the rows and one down the columns.
+    gain = np.asarray(np.exp(mean - across * np.arange(width))[np.newaxis, :]
+                      * np.exp(-down * np.arange(height))[:, np.newaxis], np.float32)
+    return np.asarray(np.minimum(view * gain[..., np.newaxis], 255), np.uint8)
 
 
 def table_view(frame: Image, image_to_table: Matrix) -> Image:
