@@ -75,23 +75,26 @@ class Cloth:
         bins = np.asarray((quantized[..., 0] * LEVELS + quantized[..., 1]) * LEVELS
                           + quantized[..., 2], np.int32)
         cloth = bins[taken == 0]
-        # The cards' own colours: inside the sure cards, their margins (rounded corners, an
-        # outline a little off) left out.
-        papers = np.zeros(bins.shape, np.uint8)
-        for corners, card in zip(outlines, sure, strict=True):
-            if card:
-                cv2.fillConvexPoly(papers, np.round(corners * scale).astype(np.int32), 255)
-        margin = max(1, round(CARD_MARGIN_MM * scale))
-        paper = bins[cv2.erode(papers, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8)) > 0]
-        if cloth.size < MIN_CLOTH_PX or paper.size < MIN_CLOTH_PX:
+        # The cards' own colours: inside the sure cards (and, in light made even, inside every
+        # outline too), their margins (rounded corners, an outline a little off) left out.
+        papers = [_inside(bins, [corners for corners, card in zip(outlines, sure, strict=True)
+                                 if card])]
+        if cloth.size < MIN_CLOTH_PX or papers[0].size < MIN_CLOTH_PX:
             return None
+        # A deck read mostly unnamed (a plain deck at 720p, a hard Trains-look table) has few
+        # sure cards to teach its paper; made even, its unnamed cards' colours can move into
+        # the cloth's commonest bins (the light falls on them as on the cloth), and on the
+        # tuning tables one card so went. Every outline found shows mostly the deck's paper.
+        if even:
+            papers.append(_inside(bins, outlines))
         counts = np.bincount(cloth, minlength=LEVELS ** 3)
         order = np.argsort(-counts)
         needed = int(np.searchsorted(np.cumsum(counts[order]), CLOTH_SHARE * cloth.size)) + 1
         common = np.zeros(LEVELS ** 3, np.bool_)
         common[order[:needed]] = True
         # A colour both show is the cloth's only where the cloth shows it more often.
-        common &= counts / cloth.size > np.bincount(paper, minlength=LEVELS ** 3) / paper.size
+        for paper in papers:
+            common &= counts / cloth.size > np.bincount(paper, minlength=LEVELS ** 3) / paper.size
         return cls(bins, common)
 
     def shares(self, corners: Points, others: list[Points]) -> tuple[float, float]:
@@ -191,6 +194,18 @@ def _covered(shape: tuple[int, ...], outlines: list[Points], origin: tuple[int, 
     margin = max(1, round(CARD_MARGIN_MM * scale))
     return np.asarray(cv2.dilate(covered, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8)),
                       np.uint8)
+
+
+def _inside(bins: Bins, outlines: list[Points]) -> Bins:
+    """The colour bins inside the ``outlines`` (table millimetres), their ``CARD_MARGIN_MM``
+    margins (rounded corners, an outline a little off) left out."""
+    scale = CLOTH_PX_PER_MM
+    inside = np.zeros(bins.shape, np.uint8)
+    for corners in outlines:
+        cv2.fillConvexPoly(inside, np.round(corners * scale).astype(np.int32), 255)
+    margin = max(1, round(CARD_MARGIN_MM * scale))
+    return np.asarray(bins[cv2.erode(inside, np.ones((2 * margin + 1, 2 * margin + 1),
+                                                     np.uint8)) > 0], np.int32)
 
 
 def _box(corners: Points, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
