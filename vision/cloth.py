@@ -148,7 +148,10 @@ def _evenly_lit(view: Image, cloth: npt.NDArray[np.bool_]) -> Image:
     brightness = np.log(view[ys * LIGHT_STEP, xs * LIGHT_STEP].mean(axis=1) + 1.0)
     ys, xs = ys * LIGHT_STEP, xs * LIGHT_STEP
     design = np.stack([np.ones(ys.size), xs, ys])
-    _, across, down = np.linalg.solve(design @ design.T, design @ brightness)
+    normal = design @ design.T
+    if np.linalg.matrix_rank(normal) < 3:  # the pixels on one line: no plane to fit
+        return view
+    _, across, down = np.linalg.solve(normal, design @ brightness)
     mean = float(np.mean(across * xs + down * ys))
     height, width = cloth.shape
     # The plane's exponential is a product of one along the rows and one down the columns.
