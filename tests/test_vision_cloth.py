@@ -130,6 +130,34 @@ def test_an_unnamed_outline_on_a_marker_or_on_bare_cloth_is_a_ghost_a_card_is_no
     assert whole < 0.7 < 0.85 < half
 
 
+def test_bare_cloth_at_the_dim_end_of_light_falling_off_is_a_ghost_a_card_there_is_not() -> None:
+    """Light falling off across a striped cloth, most of whose dim half cards cover: the few
+    pixels of cloth left there are too rare in the cloth's sample for their colours to count
+    as its own, until the light is made even (a plane fitted to the cloth's brightness)."""
+    view = np.zeros((VIEW_SIZE[1], VIEW_SIZE[0], 3), np.float32)
+    view[:] = (60, 170, 70)
+    for first in (0, 1):
+        view[:, first::6] = (150, 60, 130)
+    bare = _outline_at((830.0, 350.0))
+    cards = [corners for x in range(480, 900, 70) for y in range(60, 700, 95)
+             if np.hypot(*((corners := _outline_at((x, y))).mean(axis=0) - (830, 350))) > 60]
+    for corners in cards:
+        cv2.fillConvexPoly(view, np.round(corners * CLOTH_PX_PER_MM).astype(np.int32),
+                           (235, 235, 235))
+    # A card of a yellow paper no sure card shows, in the dim half too.
+    stranger = _outline_at((200.0, 350.0))
+    cv2.fillConvexPoly(view, np.round(stranger * CLOTH_PX_PER_MM).astype(np.int32),
+                       (60, 210, 230))
+    light = np.linspace(1.0, 0.5, VIEW_SIZE[0], dtype=np.float32)
+    lit = np.asarray(np.clip(view * light[None, :, None], 0, 255), np.uint8)
+    outlines = [*cards, bare, stranger]
+    sure = [True] * len(cards) + [False, False]
+    seen = Cloth.of(lit, outlines, sure)
+    assert seen is not None and seen.shares(bare, cards)[0] < 0.5  # as seen: kept
+    verdict = ghosts(lit, outlines, [False] * len(cards) + [True, True], sure)
+    assert verdict == [False] * len(cards) + [True, False]
+
+
 def _touches(outline: Points, cards: list[Points]) -> bool:
     centre = outline.mean(axis=0)
     return any(np.hypot(*(centre - card.mean(axis=0))) < 120 for card in cards) or any(

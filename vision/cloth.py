@@ -56,38 +56,45 @@ class Cloth:
     """For each colour bin: whether it is one of the cloth's colours."""
 
     @classmethod
-    def of(cls, view: Image, outlines: list[Points], sure: list[bool]) -> Cloth | None:
+    def of(cls, view: Image, outlines: list[Points], sure: list[bool], even: bool = False
+           ) -> Cloth | None:
         """The cloth of a table seen from above (``table_view``), from the table outside the
         ``outlines`` (corners in table millimetres) and the markers, told from the cards by
-        those outlines ``sure`` to be cards; None where too little of either shows."""
+        those outlines ``sure`` to be cards, its light made ``even`` (``_evenly_lit``) or as
+        seen; None where too little of either shows."""
         scale = CLOTH_PX_PER_MM
-        step = 256 // LEVELS
-        quantized = np.asarray(view, np.int32) // step
-        bins = np.asarray((quantized[..., 0] * LEVELS + quantized[..., 1]) * LEVELS
-                          + quantized[..., 2], np.int32)
-        taken = _covered(bins.shape, outlines)
+        taken = _covered(view.shape, outlines)
         half = (MARKER_SIZE_MM / 2 + MARKER_MARGIN_MM) * scale
         for x, y in MARKER_CENTRES_MM.values():
             cv2.rectangle(taken, (round(x * scale - half), round(y * scale - half)),
                           (round(x * scale + half), round(y * scale + half)), 255, -1)
+        if even and np.count_nonzero(taken == 0) >= MIN_CLOTH_PX:
+            view = _evenly_lit(view, taken == 0)
+        step = 256 // LEVELS
+        quantized = np.asarray(view, np.int32) // step
+        bins = np.asarray((quantized[..., 0] * LEVELS + quantized[..., 1]) * LEVELS
+                          + quantized[..., 2], np.int32)
         cloth = bins[taken == 0]
-        # The cards' own colours: inside the sure cards, their margins (rounded corners, an
-        # outline a little off) left out.
-        papers = np.zeros(bins.shape, np.uint8)
-        for corners, card in zip(outlines, sure, strict=True):
-            if card:
-                cv2.fillConvexPoly(papers, np.round(corners * scale).astype(np.int32), 255)
-        margin = max(1, round(CARD_MARGIN_MM * scale))
-        paper = bins[cv2.erode(papers, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8)) > 0]
-        if cloth.size < MIN_CLOTH_PX or paper.size < MIN_CLOTH_PX:
+        # The cards' own colours: inside the sure cards (and, in light made even, inside every
+        # outline too), their margins (rounded corners, an outline a little off) left out.
+        papers = [_inside(bins, [corners for corners, card in zip(outlines, sure, strict=True)
+                                 if card])]
+        if cloth.size < MIN_CLOTH_PX or papers[0].size < MIN_CLOTH_PX:
             return None
+        # A deck read mostly unnamed (a plain deck at 720p, a hard Trains-look table) has few
+        # sure cards to teach its paper; made even, its unnamed cards' colours can move into
+        # the cloth's commonest bins (the light falls on them as on the cloth), and on the
+        # tuning tables one card so went. Every outline found shows mostly the deck's paper.
+        if even:
+            papers.append(_inside(bins, outlines))
         counts = np.bincount(cloth, minlength=LEVELS ** 3)
         order = np.argsort(-counts)
         needed = int(np.searchsorted(np.cumsum(counts[order]), CLOTH_SHARE * cloth.size)) + 1
         common = np.zeros(LEVELS ** 3, np.bool_)
         common[order[:needed]] = True
         # A colour both show is the cloth's only where the cloth shows it more often.
-        common &= counts / cloth.size > np.bincount(paper, minlength=LEVELS ** 3) / paper.size
+        for paper in papers:
+            common &= counts / cloth.size > np.bincount(paper, minlength=LEVELS ** 3) / paper.size
         return cls(bins, common)
 
     def shares(self, corners: Points, others: list[Points]) -> tuple[float, float]:
@@ -121,6 +128,36 @@ class Cloth:
             found.append(float(self.common[own].mean()) if own.size else -1.0)
         whole = found[0] if found[0] >= 0 else 1.0
         return whole, max(0.0, *found[1:])
+
+
+LIGHT_STEP = 4
+"""One pixel in this many along each axis of the view is fitted the light's plane."""
+
+
+def _evenly_lit(view: Image, cloth: npt.NDArray[np.bool_]) -> Image:
+    """``view`` with its light made even: each pixel's brightness divided by a plane fitted
+    to the (logarithm of the) brightness of the ``cloth`` pixels, as bright on average over
+    them as before.
+
+    Light falling off across the table darkens the dim end's cloth by a bin or more, where
+    its colours are too rare over the whole table to be among the cloth's; a card lies in the
+    same light, so its colours move with the cloth's. A plane: a curved fit followed the
+    cloth's own pattern and the cards' shadows, and on the tuning tables left more ghosts."""
+    # A plane needs few of the cloth's pixels: one in LIGHT_STEP along each axis.
+    ys, xs = np.nonzero(cloth[::LIGHT_STEP, ::LIGHT_STEP])
+    brightness = np.log(view[ys * LIGHT_STEP, xs * LIGHT_STEP].mean(axis=1) + 1.0)
+    ys, xs = ys * LIGHT_STEP, xs * LIGHT_STEP
+    design = np.stack([np.ones(ys.size), xs, ys])
+    normal = design @ design.T
+    if np.linalg.matrix_rank(normal) < 3:  # the pixels on one line: no plane to fit
+        return view
+    _, across, down = np.linalg.solve(normal, design @ brightness)
+    mean = float(np.mean(across * xs + down * ys))
+    height, width = cloth.shape
+    # The plane's exponential is a product of one along the rows and one down the columns.
+    gain = np.asarray(np.exp(mean - across * np.arange(width))[np.newaxis, :]
+                      * np.exp(-down * np.arange(height))[:, np.newaxis], np.float32)
+    return np.asarray(np.minimum(view * gain[..., np.newaxis], 255), np.uint8)
 
 
 def table_view(frame: Image, image_to_table: Matrix) -> Image:
@@ -162,6 +199,18 @@ def _covered(shape: tuple[int, ...], outlines: list[Points], origin: tuple[int, 
                       np.uint8)
 
 
+def _inside(bins: Bins, outlines: list[Points]) -> Bins:
+    """The colour bins inside the ``outlines`` (table millimetres), their ``CARD_MARGIN_MM``
+    margins (rounded corners, an outline a little off) left out."""
+    scale = CLOTH_PX_PER_MM
+    inside = np.zeros(bins.shape, np.uint8)
+    for corners in outlines:
+        cv2.fillConvexPoly(inside, np.round(corners * scale).astype(np.int32), 255)
+    margin = max(1, round(CARD_MARGIN_MM * scale))
+    return np.asarray(bins[cv2.erode(inside, np.ones((2 * margin + 1, 2 * margin + 1),
+                                                     np.uint8)) > 0], np.int32)
+
+
 def _box(corners: Points, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
     """Left, top, right and bottom of the part of the shrunk top-down view (``shape``) an
     outline (table millimetres) with its ``CARD_MARGIN_MM`` can cover."""
@@ -192,22 +241,27 @@ def ghosts(view: Image, outlines: list[Points], doubtful: list[bool], sure: list
     verdict = [doubt and _on_marker(corners) for corners, doubt in
                zip(outlines, doubtful, strict=True)]
     judged = [index for index, doubt in enumerate(doubtful) if doubt and not verdict[index]]
-    cloth = Cloth.of(view, outlines, sure) if judged else None
-    if cloth is None:
+    # The cloth as seen, and in light made even: each finds ghosts the other misses (the
+    # dim end of a cloth in light falling off; a stripe's colour split across bins once made
+    # even), and on the tuning tables neither took a card the other kept.
+    clothes = [cloth for cloth in (Cloth.of(view, outlines, sure, even) for even in
+                                   ((False, True) if judged else ())) if cloth is not None]
+    if not clothes:
         return verdict
     # How many outlines (with their margins) cover each pixel: the others' are that less its
     # own. Each is drawn in its own box, not over the whole view.
-    boxes = [_box(corners, cloth.bins.shape) for corners in outlines]
+    boxes = [_box(corners, clothes[0].bins.shape) for corners in outlines]
     own = [_covered((bottom - top, right - left), [corners], (left, top)) > 0
            for corners, (left, top, right, bottom) in zip(outlines, boxes, strict=True)]
-    count = np.zeros(cloth.bins.shape, np.int32)
+    count = np.zeros(clothes[0].bins.shape, np.int32)
     for (left, top, right, bottom), mine in zip(boxes, own, strict=True):
         count[top:bottom, left:right] += mine
     for index in judged:
         left, top, right, bottom = boxes[index]
-        whole, half = cloth._shares(outlines[index],
-                                    count[top:bottom, left:right] - own[index] == 0, (left, top))
-        verdict[index] = whole >= CLOTH_ONLY or half >= HALF_ON_CLOTH
+        free = count[top:bottom, left:right] - own[index] == 0
+        verdict[index] = any(whole >= CLOTH_ONLY or half >= HALF_ON_CLOTH for whole, half in
+                             (cloth._shares(outlines[index], free, (left, top))
+                              for cloth in clothes))
     return verdict
 
 
