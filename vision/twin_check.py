@@ -97,6 +97,11 @@ it (``PairCheck._seen_apart``) is judged through the blur measured on the card o
 is more."""
 
 
+def _tenth(px_per_mm: float) -> float:
+    """A resolution rounded down to a tenth of a px/mm (at least 0.1), as pairs are judged."""
+    return max(0.1, float(np.floor(px_per_mm * 10) / 10))
+
+
 def differ(first: Floats, second: Floats, turned: bool, size: tuple[int, int],
            blur: float | None = None) -> bool:
     """Whether two grey faces, shrunk to ``size`` (and the second turned), differ somewhere
@@ -222,8 +227,7 @@ class PairCheck:
         self._sharp = sharp
         self._px_per_mm = ref_px_per_mm
         self._regions: dict[tuple[int, int, bool], list[PixelBox]] = {}
-        self._tellable_cache: dict[tuple[int, int, bool, float], bool] = {}
-        self._seen_cache: dict[tuple[int, int, bool, float, float, float | None], bool] = {}
+        self._differ_cache: dict[tuple[int, int, bool, float, float, float | None], bool] = {}
         self._blur_maps: _Kept[Floats] = _Kept()
         self._pair_maps: _Kept[_Pair] = _Kept()
 
@@ -370,12 +374,8 @@ class PairCheck:
         (tuning table 309, hard, 1080p) was told from its 4 and named 4; judged at the coarser
         side along both, right twins went unnamed (artwork easy, tuning deck at 1080p, 17
         scenes: 90.9 % correct fell to 84.1 %)."""
-        across = max(0.1, np.floor(scale[0] * 10) / 10)
-        key = (first, second, flip, across)
-        if key not in self._tellable_cache:
-            size = (round(self.card_mm[0] * across), round(self.card_mm[1] * across))
-            self._tellable_cache[key] = differ(self._grey[first], self._grey[second], flip, size)
-        return self._tellable_cache[key]
+        across = _tenth(scale[0])
+        return self._differ(first, second, flip, (across, across), None)
 
     def _seen_apart(self, first: int, second: int, flip: bool, scale: Scale,
                     camera: float) -> bool:
@@ -383,14 +383,19 @@ class PairCheck:
         the card: at its px/mm along each side (``scale``, rounded down to a tenth) and
         through ``camera`` pixels of blur (measured on the card), or ``differ``'s own where
         that is no more than ``LEAST_BLUR``."""
-        across, down = (max(0.1, np.floor(value * 10) / 10) for value in scale)
-        blur = camera if camera > LEAST_BLUR else None
-        key = (first, second, flip, across, down, blur)
-        if key not in self._seen_cache:
-            size = (round(self.card_mm[0] * across), round(self.card_mm[1] * down))
-            self._seen_cache[key] = differ(self._grey[first], self._grey[second], flip, size,
-                                           blur)
-        return self._seen_cache[key]
+        return self._differ(first, second, flip, (_tenth(scale[0]), _tenth(scale[1])),
+                            camera if camera > LEAST_BLUR else None)
+
+    def _differ(self, first: int, second: int, flip: bool, px_per_mm: Scale,
+                blur: float | None) -> bool:
+        """``differ`` of two references shrunk to ``px_per_mm`` along the card's width and
+        height, through ``blur`` (kept for the next pair)."""
+        key = (first, second, flip, *px_per_mm, blur)
+        if key not in self._differ_cache:
+            size = (round(self.card_mm[0] * px_per_mm[0]), round(self.card_mm[1] * px_per_mm[1]))
+            self._differ_cache[key] = differ(self._grey[first], self._grey[second], flip, size,
+                                             blur)
+        return self._differ_cache[key]
 
     def _blurred(self, reference: int, flip: bool, box: PixelBox, blur: Blur) -> Floats:
         """A reference's band-pass map in ``box`` (of the reference turned, if ``flip``), as
