@@ -47,6 +47,34 @@ Bins = npt.NDArray[np.int32]
 
 
 @dataclass(frozen=True)
+class Sample:
+    """Where one frame's table, seen from above and shrunk, shows its cloth and where the
+    paper of the cards sure to be cards: drawn once for the cloth as seen and made even."""
+
+    cloth: npt.NDArray[np.bool_]
+    """Neither an outline found (with its ``CARD_MARGIN_MM``) nor a marker's sheet lies there."""
+    paper: npt.NDArray[np.bool_]
+    """Inside an outline sure to be a card, its margin (rounded corners, an outline a little
+    off) left out."""
+    outlines: list[Points]
+    """Every outline found (corners in table millimetres)."""
+
+    @classmethod
+    def of(cls, shape: tuple[int, ...], outlines: list[Points], sure: list[bool]) -> Sample:
+        """The sample of the shrunk view (``shape``) with these ``outlines`` found, those
+        ``sure`` to be cards telling their paper."""
+        scale = CLOTH_PX_PER_MM
+        taken = _covered(shape, outlines)
+        half = (MARKER_SIZE_MM / 2 + MARKER_MARGIN_MM) * scale
+        for x, y in MARKER_CENTRES_MM.values():
+            cv2.rectangle(taken, (round(x * scale - half), round(y * scale - half)),
+                          (round(x * scale + half), round(y * scale + half)), 255, -1)
+        paper = _inside(shape, [corners for corners, card in zip(outlines, sure, strict=True)
+                                if card])
+        return cls(taken == 0, paper, outlines)
+
+
+@dataclass(frozen=True)
 class Cloth:
     """The colours of the cloth on one frame's table, and where outlines lie over it."""
 
@@ -62,23 +90,19 @@ class Cloth:
         ``outlines`` (corners in table millimetres) and the markers, told from the cards by
         those outlines ``sure`` to be cards, its light made ``even`` (``_evenly_lit``) or as
         seen; None where too little of either shows."""
-        scale = CLOTH_PX_PER_MM
-        taken = _covered(view.shape, outlines)
-        half = (MARKER_SIZE_MM / 2 + MARKER_MARGIN_MM) * scale
-        for x, y in MARKER_CENTRES_MM.values():
-            cv2.rectangle(taken, (round(x * scale - half), round(y * scale - half)),
-                          (round(x * scale + half), round(y * scale + half)), 255, -1)
-        if even and np.count_nonzero(taken == 0) >= MIN_CLOTH_PX:
-            view = _evenly_lit(view, taken == 0)
+        return cls.learnt(view, Sample.of(view.shape, outlines, sure), even)
+
+    @classmethod
+    def learnt(cls, view: Image, sample: Sample, even: bool = False) -> Cloth | None:
+        """``of``, with where the cloth and the sure cards' paper lie already drawn."""
+        if even and np.count_nonzero(sample.cloth) >= MIN_CLOTH_PX:
+            view = _evenly_lit(view, sample.cloth)
         step = 256 // LEVELS
         quantized = np.asarray(view, np.int32) // step
         bins = np.asarray((quantized[..., 0] * LEVELS + quantized[..., 1]) * LEVELS
                           + quantized[..., 2], np.int32)
-        cloth = bins[taken == 0]
-        # The cards' own colours: inside the sure cards (and, in light made even, inside every
-        # outline too), their margins (rounded corners, an outline a little off) left out.
-        papers = [_inside(bins, [corners for corners, card in zip(outlines, sure, strict=True)
-                                 if card])]
+        cloth = bins[sample.cloth]
+        papers = [bins[sample.paper]]
         if cloth.size < MIN_CLOTH_PX or papers[0].size < MIN_CLOTH_PX:
             return None
         # A deck read mostly unnamed (a plain deck at 720p, a hard Trains-look table) has few
@@ -86,7 +110,7 @@ class Cloth:
         # the cloth's commonest bins (the light falls on them as on the cloth), and on the
         # tuning tables one card so went. Every outline found shows mostly the deck's paper.
         if even:
-            papers.append(_inside(bins, outlines))
+            papers.append(bins[_inside(bins.shape, sample.outlines)])
         counts = np.bincount(cloth, minlength=LEVELS ** 3)
         order = np.argsort(-counts)
         needed = int(np.searchsorted(np.cumsum(counts[order]), CLOTH_SHARE * cloth.size)) + 1
@@ -199,16 +223,17 @@ def _covered(shape: tuple[int, ...], outlines: list[Points], origin: tuple[int, 
                       np.uint8)
 
 
-def _inside(bins: Bins, outlines: list[Points]) -> Bins:
-    """The colour bins inside the ``outlines`` (table millimetres), their ``CARD_MARGIN_MM``
-    margins (rounded corners, an outline a little off) left out."""
+def _inside(shape: tuple[int, ...], outlines: list[Points]) -> npt.NDArray[np.bool_]:
+    """Where the shrunk top-down view (``shape``) lies inside one of the ``outlines`` (table
+    millimetres), their ``CARD_MARGIN_MM`` margins (rounded corners, an outline a little off)
+    left out."""
     scale = CLOTH_PX_PER_MM
-    inside = np.zeros(bins.shape, np.uint8)
+    inside = np.zeros(shape[:2], np.uint8)
     for corners in outlines:
         cv2.fillConvexPoly(inside, np.round(corners * scale).astype(np.int32), 255)
     margin = max(1, round(CARD_MARGIN_MM * scale))
-    return np.asarray(bins[cv2.erode(inside, np.ones((2 * margin + 1, 2 * margin + 1),
-                                                     np.uint8)) > 0], np.int32)
+    return np.asarray(cv2.erode(inside, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
+                      > 0, np.bool_)
 
 
 def _box(corners: Points, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -244,8 +269,11 @@ def ghosts(view: Image, outlines: list[Points], doubtful: list[bool], sure: list
     # The cloth as seen, and in light made even: each finds ghosts the other misses (the
     # dim end of a cloth in light falling off; a stripe's colour split across bins once made
     # even), and on the tuning tables neither took a card the other kept.
-    clothes = [cloth for cloth in (Cloth.of(view, outlines, sure, even) for even in
-                                   ((False, True) if judged else ())) if cloth is not None]
+    if not judged:
+        return verdict
+    sample = Sample.of(view.shape, outlines, sure)
+    clothes = [cloth for cloth in (Cloth.learnt(view, sample, even) for even in (False, True))
+               if cloth is not None]
     if not clothes:
         return verdict
     # How many outlines (with their margins) cover each pixel: the others' are that less its
