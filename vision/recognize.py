@@ -202,8 +202,9 @@ class CardReferences:
         """Every card of the deck is enrolled: a card on the table is one of these, so one
         that shares most of another's look need lie only ``STRANGER_REACH`` of the way
         towards its own. In a deck enrolled in part a named twin must also look like itself in
-        every region where it differs from another twin (``vision.twin_check.EVERY_REGION``):
-        a card left out may be one more twin."""
+        every region where it differs from another twin (``vision.twin_check.EVERY_REGION``)
+        and like its simulated photographs (``vision.twins.Verdict.typical``): a card left out
+        may be one more twin."""
         self.card_mm = (float(card_mm[0]), float(card_mm[1]))
         size = self._size(REF_PX_PER_MM)
         names, stored = [], []
@@ -426,7 +427,8 @@ class CardReferences:
                     boxes: list[Box]) -> tuple[int, float]:
         """Which member of a group of near twins (reference, turned) the card at ``corners``
         (the group's first member's way round) is, and how surely: 1 or more when it is far
-        likelier than every twin of another name and looks like its simulated photographs."""
+        likelier than every twin of another name and (in a deck enrolled in part) looks like
+        its simulated photographs."""
         # One classifier serves every member of a group: it is keyed by the members as seen
         # from the first of them (the lowest reference) upright.
         anchor_flip = min(group)[1]
@@ -443,7 +445,12 @@ class CardReferences:
         margin = float(verdict.likelihood[chosen] - max(others)) if others else np.inf
         reference, flip = canonical[chosen]
         member = group.index((reference, flip != anchor_flip))
-        return member, (margin / needed_margin(scale) if verdict.typical[chosen] else 0.0)
+        # Looking like the twin's simulated photographs guards against a card left out of
+        # enrollment, which may lie near none of them. In a deck enrolled whole the card is
+        # one of the group, and one far from every twin's photographs (the sharpest cards
+        # of a 1080p table) is still likeliest its own.
+        typical = self.complete or bool(verdict.typical[chosen])
+        return member, (margin / needed_margin(scale) if typical else 0.0)
 
     def _canonical(self, group: list[tuple[int, bool]]) -> Group:
         """A group of twins as seen from its lowest reference upright (one classifier serves

@@ -9,10 +9,12 @@ card's own pixel size along each side, seen across a tilted table and in perspec
 turn, an outline a little off, blur, uneven light and glare, sensor noise, JPEG),
 read back exactly as a found card is read, and a linear discriminant (Fisher's LDA, on the
 leading principal components) is fitted to the regions where the twins differ. A card is named
-only when the discriminant puts it far more likely one twin than every other *and* it looks
-like that twin's simulated photographs (a card whose own reference is missing often looks like
-none of them, but not always: its regions are where the *enrolled* twins differ, so a deck
-enrolled in part asks more, ``vision.twin_check.EVERY_REGION``).
+only when the discriminant puts it far more likely one twin than every other *and*, in a deck
+enrolled in part, it looks like that twin's simulated photographs (a card whose own reference is
+missing often looks like none of them, but not always: its regions are where the *enrolled*
+twins differ, so such a deck asks more, ``vision.twin_check.EVERY_REGION``). In a deck enrolled
+whole the card is one of the group, and a card sharper than most photographs lies further from
+them than they do, yet nearest its own.
 """
 
 from __future__ import annotations
