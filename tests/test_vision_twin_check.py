@@ -195,3 +195,26 @@ def test_a_pair_too_alike_across_is_told_where_the_camera_sees_the_card_finer_do
             assert right.weighed >= 1 and wrong.weighed < 1, (blur, right, wrong)
         else:
             assert right.weighed == wrong.weighed == 0, (blur, right, wrong)
+
+
+def test_twins_the_camera_sees_differ_faintly_need_as_much_more_balance(
+        artwork: CardReferences, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Full-bleed 33 and 35 seen at 1.05 px/mm across and 0.75 down (a hard table's tilt):
+    through a sharp camera they differ by far more than ``TELL_APART_GREY``, through 1.7 px of
+    blur by about 10 grey levels, and there a quarter of a pixel's move of the outline swung
+    the check by several balances (a 33 of a fresh deck was named 35 at 1280 x 720, both
+    guards agreeing). The same lean (1.5 of what a clear pair needs) clears the check through
+    the sharp camera and not through the blurred one."""
+    mine, theirs = (artwork.names.index(name) for name in ("artwork-1/35", "artwork-1/33"))
+    width, height = artwork.card_mm
+    corners = np.array([[40, 30], [40 + 1.05 * width, 30], [40 + 1.05 * width, 30 + 0.75 * height],
+                        [40, 30 + 0.75 * height]])
+    image = np.zeros((round(60 + 0.75 * height), round(80 + width), 3), np.uint8)
+    lean = [(100.0, 0.9, 0.9 - 2 * 0.05 * 1.5 * twin_check.MIN_BALANCE, 0.95)]
+    for blur, cleared in ((0.5, True), (1.7, False)):
+        monkeypatch.setattr(twin_check.PairCheck, "_regions_read",
+                            lambda *_, b=blur: (b, lean, lean))
+        check = twin_check.PairCheck(artwork.card_mm, artwork._grey, artwork._sharp,
+                                     artwork._pairs._px_per_mm)
+        clear = next(check.each(image, corners, mine, [(theirs, False)]))
+        assert (clear.weighed >= 1) == cleared, (blur, clear)

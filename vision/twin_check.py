@@ -88,12 +88,14 @@ KEPT_READS = 4096
 for the next card (each some 4-9 kB)."""
 TELL_APART_GREY = 18.0
 """Grey levels by which two cards must differ somewhere (3 x 3 pixels averaged, at the
-camera's resolution) to be told apart."""
+camera's resolution) to be told apart; a pair seen to differ by less (at each side's px/mm,
+through the blur measured on the card) needs ``MIN_BALANCE`` times as much more as it differs
+less (``PairCheck._clear``)."""
 
 
 LEAST_BLUR = 0.8
 """Blur (pixels) of the 3 x 3 Gaussian ``differ`` assumes: a pair judged as the camera sees
-it (``PairCheck._seen_apart``) is judged through the blur measured on the card only where it
+it (``PairCheck._seen_difference``) is judged through the blur measured on the card only where it
 is more."""
 
 
@@ -107,6 +109,14 @@ def differ(first: Floats, second: Floats, turned: bool, size: tuple[int, int],
     """Whether two grey faces, shrunk to ``size`` (and the second turned), differ somewhere
     (3 x 3 pixels averaged) by ``TELL_APART_GREY``, blurred by a 3 x 3 Gaussian or, given,
     by ``blur`` pixels of that size."""
+    return difference(first, second, turned, size, blur) >= TELL_APART_GREY
+
+
+def difference(first: Floats, second: Floats, turned: bool, size: tuple[int, int],
+               blur: float | None = None) -> float:
+    """By how many grey levels two grey faces, shrunk to ``size`` (and the second turned),
+    differ where they differ most (3 x 3 pixels averaged), blurred by a 3 x 3 Gaussian or,
+    given, by ``blur`` pixels of that size."""
 
     def seen(face: Floats) -> Floats:
         shrunk = cv2.resize(face, size, interpolation=cv2.INTER_AREA)
@@ -116,7 +126,7 @@ def differ(first: Floats, second: Floats, turned: bool, size: tuple[int, int],
     mine, theirs = seen(first), seen(second)
     if turned:
         theirs = theirs[::-1, ::-1]
-    return float(cv2.blur(np.abs(mine - theirs), (3, 3)).max()) >= TELL_APART_GREY
+    return float(cv2.blur(np.abs(mine - theirs), (3, 3)).max())
 
 
 def agreed(classifier: float, check: float) -> float:
@@ -227,7 +237,8 @@ class PairCheck:
         self._sharp = sharp
         self._px_per_mm = ref_px_per_mm
         self._regions: dict[tuple[int, int, bool], list[PixelBox]] = {}
-        self._differ_cache: dict[tuple[int, int, bool, float, float, float | None], bool] = {}
+        self._difference_cache: dict[tuple[int, int, bool, float, float, float | None],
+                                     float] = {}
         self._blur_maps: _Kept[Floats] = _Kept()
         self._pair_maps: _Kept[_Pair] = _Kept()
 
@@ -254,7 +265,8 @@ class PairCheck:
             return Clear(0.0, 0.0, 0.0)
         blur, regions, sharp = self._regions_read(frame, corners, mine, theirs, flip, scale,
                                                   card)
-        if not tellable and not self._seen_apart(mine, theirs, flip, scale, blur):
+        seen = self._seen_difference(mine, theirs, flip, scale, blur)
+        if not tellable and seen < TELL_APART_GREY:
             return Clear(0.0, 0.0, 0.0)
         weighed, worst = _balance(regions)
         # The blur that fits best can blur the twins until they are all but one, where noise
@@ -263,7 +275,14 @@ class PairCheck:
         leaning, _ = _balance(sharp)
         if leaning < 0:
             weighed, worst = min(weighed, leaning), min(worst, leaning)
-        needs = MIN_BALANCE if scale[0] >= LOW_RESOLUTION else MIN_BALANCE_LOW
+        # The balance is set against how much the twins differ as seen, so noise moves it
+        # as much more as they differ less: judged at the px/mm across alone through a 3 x 3
+        # blur, a full-bleed 33 seen at 1.01 x 0.76 px/mm through 1.7 px of blur was
+        # "tellable" from its 35 (39 grey levels; 10 as the camera saw it), and a quarter
+        # of a pixel's move of its outline swung the check between -5 and +1.8 balances
+        # (fresh deck 401, scene 9005, hard, 1280 x 720: named 35 at 1.07).
+        needs = (MIN_BALANCE if scale[0] >= LOW_RESOLUTION else MIN_BALANCE_LOW) * max(
+            1.0, TELL_APART_GREY / max(seen, 1e-3))
         return Clear(weighed / needs, worst / EVERY_REGION, blur)
 
     def _regions_read(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
@@ -375,27 +394,27 @@ class PairCheck:
         side along both, right twins went unnamed (artwork easy, tuning deck at 1080p, 17
         scenes: 90.9 % correct fell to 84.1 %)."""
         across = _tenth(scale[0])
-        return self._differ(first, second, flip, (across, across), None)
+        return self._difference(first, second, flip, (across, across), None) >= TELL_APART_GREY
 
-    def _seen_apart(self, first: int, second: int, flip: bool, scale: Scale,
-                    camera: float) -> bool:
-        """Whether two references differ somewhere by ``TELL_APART_GREY`` as the camera sees
-        the card: at its px/mm along each side (``scale``, rounded down to a tenth) and
-        through ``camera`` pixels of blur (measured on the card), or ``differ``'s own where
-        that is no more than ``LEAST_BLUR``."""
-        return self._differ(first, second, flip, (_tenth(scale[0]), _tenth(scale[1])),
-                            camera if camera > LEAST_BLUR else None)
+    def _seen_difference(self, first: int, second: int, flip: bool, scale: Scale,
+                         camera: float) -> float:
+        """By how many grey levels two references differ where they differ most as the
+        camera sees the card: at its px/mm along each side (``scale``, rounded down to a
+        tenth) and through ``camera`` pixels of blur (measured on the card), or
+        ``difference``'s own where that is no more than ``LEAST_BLUR``."""
+        return self._difference(first, second, flip, (_tenth(scale[0]), _tenth(scale[1])),
+                                camera if camera > LEAST_BLUR else None)
 
-    def _differ(self, first: int, second: int, flip: bool, px_per_mm: Scale,
-                blur: float | None) -> bool:
-        """``differ`` of two references shrunk to ``px_per_mm`` along the card's width and
-        height, through ``blur`` (kept for the next pair)."""
+    def _difference(self, first: int, second: int, flip: bool, px_per_mm: Scale,
+                    blur: float | None) -> float:
+        """``difference`` of two references shrunk to ``px_per_mm`` along the card's width
+        and height, through ``blur`` (kept for the next pair)."""
         key = (first, second, flip, *px_per_mm, blur)
-        if key not in self._differ_cache:
+        if key not in self._difference_cache:
             size = (round(self.card_mm[0] * px_per_mm[0]), round(self.card_mm[1] * px_per_mm[1]))
-            self._differ_cache[key] = differ(self._grey[first], self._grey[second], flip, size,
-                                             blur)
-        return self._differ_cache[key]
+            self._difference_cache[key] = difference(self._grey[first], self._grey[second],
+                                                     flip, size, blur)
+        return self._difference_cache[key]
 
     def _blurred(self, reference: int, flip: bool, box: PixelBox, blur: Blur) -> Floats:
         """A reference's band-pass map in ``box`` (of the reference turned, if ``flip``), as
