@@ -15,9 +15,10 @@ along each outline of the search (where it looks like a card), where an outline 
 lies but no named card, a card of its line is guessed and kept if named
 (``DeckReader._beside_named``). A line's placing that a card read surely covers in part
 straddles it and its neighbour, and is not named at all (``_straddling``). An outline read as no
-card that lies on cards rather than the cloth (a pile of cards alike, whose top card's sides over
-the card below show no edge) is moved to where the thumbnail is likest a card's and named there
-(``DeckReader._on_piles``).
+card, or as a card too unsure to be named, that lies on cards rather than the cloth (a pile of
+cards alike, whose top card's sides over the card below show no edge; a white-bordered pile,
+whose top card's outline can lie on the picture's edge of the card below) is moved to where the
+thumbnail is likest a card's and named there (``DeckReader._on_piles``).
 """
 
 from __future__ import annotations
