@@ -178,6 +178,20 @@ def test_a_plain_piles_top_card_is_found_by_its_picture_where_its_outline_shows_
     assert [card.name for card in near] in ([top.name], [None]), (top.name, near)
 
 
+@pytest.mark.usefixtures("full_hd")
+def test_a_bordered_piles_top_card_read_at_an_outline_off_it_is_named_where_its_picture_lies(
+        ) -> None:
+    # The outline search fits the top card's outline 15 mm off it, along the picture's edge of
+    # the card below: read there, it scores as a card but too poorly to be named.
+    deck = styled_deck("bordered", 1)
+    image, truth = render_spread(deck, 300, "easy")
+    reading = Pipeline(deck=deck.deck.name, references=_references(deck)).read(image)
+    top = next(seen for seen in truth.cards if seen.zone == "pile 0")
+    near = [card for card in reading.cards
+            if np.hypot(*np.subtract(card.centre, top.centre)) < 15]
+    assert [card.name for card in near] == [top.name], (top.name, near)
+
+
 def test_too_alike_pairs_are_the_ones_that_differ_only_in_fine_print() -> None:
     plain = _references(styled_deck("plain", 1))
     bordered = _references(styled_deck("bordered", 1))

@@ -15,9 +15,10 @@ along each outline of the search (where it looks like a card), where an outline 
 lies but no named card, a card of its line is guessed and kept if named
 (``DeckReader._beside_named``). A line's placing that a card read surely covers in part
 straddles it and its neighbour, and is not named at all (``_straddling``). An outline read as no
-card that lies on cards rather than the cloth (a pile of cards alike, whose top card's sides over
-the card below show no edge) is moved to where the thumbnail is likest a card's and named there
-(``DeckReader._on_piles``).
+card, or as a card too unsure to be named, that lies on cards rather than the cloth (a pile of
+cards alike, whose top card's sides over the card below show no edge; a white-bordered pile,
+whose top card's outline can lie on the picture's edge of the card below) is moved to where the
+thumbnail is likest a card's and named there (``DeckReader._on_piles``).
 """
 
 from __future__ import annotations
@@ -220,18 +221,21 @@ class DeckReader:
         # Outlines that overlap much are all named, then the better named kept: along a line
         # of touching cards an outline straddling two can fit the edges as well as the true
         # one, but not a reference's picture.
-        unread = []
+        unread, unsure = [], []
         for outline in outlines:
             if outline.guess and _straddling(outline, cards, self.references.card_mm):
                 continue
             card = self._named(colour, outline, image_to_table, to_image, then_to_now)
             if card is not None:
                 cards.append(card)
+                if not outline.guess and not _sure(card):
+                    unsure.append(card)
             elif not outline.guess:
                 unread.append(outline)
         cards += self._beside_named(colour, cards, outlines, image_to_table, to_image,
                                     then_to_now, changes)
-        cards += self._on_piles(colour, cards, unread, image_to_table, to_image, then_to_now)
+        cards = self._on_piles(colour, cards, unread, unsure, image_to_table, to_image,
+                               then_to_now)
         cards = [cards[index] for index in apart(
             [card.table_corners for card in cards if card.table_corners is not None],
             [card.reading.score for card in cards], self.references.card_mm)]
@@ -328,13 +332,15 @@ class DeckReader:
         return found
 
     def _on_piles(self, colour: Image, cards: list[SeenCard], unread: list[Outline],
-                  image_to_table: Matrix, to_image: Matrix, then_to_now: Matrix
-                  ) -> list[SeenCard]:
-        """Top cards of piles, found from the outlines of the search read as no card
-        (``unread``) that lie on cards (``PILE_CLOTH``) where no card was read (by a quarter
-        of a card): each is moved to where the thumbnail there is likest a card's
-        (``PILE_STEPS``) and named there with ``SEED_TWIN_BAR``, and kept only where it is
-        read surely (``_sure``) and no card read covers it by a quarter. Such a card is
+                  unsure: list[SeenCard], image_to_table: Matrix, to_image: Matrix,
+                  then_to_now: Matrix) -> list[SeenCard]:
+        """``cards`` with the top cards of piles found, from the outlines of the search read
+        as no card (``unread``) or as a card too unsure to be named (``unsure``: neither named
+        nor ``_sure``, which a pile's top card found is taken in place of) that lie on cards
+        (``PILE_CLOTH``) where no other card was read (by a quarter of a card): each is moved
+        to where the thumbnail there is likest a card's (``PILE_STEPS``) and named there with
+        ``SEED_TWIN_BAR``, and kept only where it is read surely (``_sure``; named, in place
+        of an unsure card) and no other card read covers it by a quarter. Such a card is
         ``seeded``: taught the cards' colours by it (unnamed cards of a Rollecate line, found
         so on a hard 720p table), the ghost rule took a track card the cloth's colour for
         the cloth.
@@ -342,32 +348,44 @@ class DeckReader:
         A pile's top card of a deck whose backs or faces are alike (a plain deck) shows no
         edge where it lies over the card below: its outline shows only where it lies over the
         cloth, and the outline search fits one to the sides of several of the pile's cards,
-        which reads as no card. Its picture, though, is whole."""
+        which reads as no card. Its picture, though, is whole. A white-bordered top card's
+        outline can lie on the picture's edge of the card below, 3-21 mm off it, where it
+        reads as a card too poorly to be named."""
         width, height = self.references.card_mm
         least = MAX_OVERLAP * width * height
         read = [card for card in cards if card.table_corners is not None]
         corners = [card.table_corners for card in read if card.table_corners is not None]
         taken = _Discs(corners)
-        unread = [outline for outline in unread if not taken.covers(outline.corners, least)]
-        if not unread or self._view is None:
-            return []
+        starts: list[tuple[Outline, SeenCard | None]] = [
+            (outline, None) for outline in unread if not taken.covers(outline.corners, least)]
+        starts += [(card.outline, card) for card in unsure if card.outline is not None
+                   and not taken.covers(card.outline.corners, least, card.table_corners)]
+        if not starts or self._view is None:
+            return cards
         cloth = Cloth.of(within(self._view, self.finder.table_to_view), corners,
                          [_sure(card) and not card.seeded for card in read])
         if cloth is None:
-            return []
+            return cards
         found: list[SeenCard] = []
-        for outline in unread:
-            if (taken.covers(outline.corners, least)
-                    or cloth.shares(outline.corners, corners)[0] >= PILE_CLOTH):
+        placed: set[int] = set()
+        for outline, own in starts:
+            # An unsure card's own outline is no other card lying on it.
+            mine = None if own is None else own.table_corners
+            others = [spot for spot in corners if spot is not mine]
+            if (taken.covers(outline.corners, least, mine)
+                    or cloth.shares(outline.corners, others)[0] >= PILE_CLOTH):
                 continue
             card = self._named(colour, self._likest(colour, outline, to_image),
                                image_to_table, to_image, then_to_now, SEED_TWIN_BAR)
             if (card is None or card.table_corners is None or not _sure(card)
-                    or taken.covers(card.table_corners, least)):
+                    or (own is not None and card.reading.name is None)
+                    or taken.covers(card.table_corners, least, mine)):
                 continue
             found.append(replace(card, seeded=True))
             taken.add(card.table_corners)
-        return found
+            if own is not None:
+                placed.add(id(own))
+        return [card for card in cards if id(card) not in placed] + found
 
     def _likest(self, colour: Image, outline: Outline, to_image: Matrix) -> Outline:
         """The pose round ``outline`` (``PILE_STEPS``) whose colour thumbnail is likest one of
@@ -514,13 +532,13 @@ class _Discs:
         self._centres = np.vstack([self._centres, centre])
         self._radii = np.append(self._radii, radius)
 
-    def covers(self, corners: Points, least: float) -> bool:
-        """Whether one of the cards shares more than ``least`` (square millimetres) with the
-        card at ``corners``."""
+    def covers(self, corners: Points, least: float, besides: Points | None = None) -> bool:
+        """Whether one of the cards (but ``besides``, the very corners held) shares more than
+        ``least`` (square millimetres) with the card at ``corners``."""
         centre, radius = _disc(corners)
         near = np.hypot(*(self._centres - centre).T) < self._radii + radius
         return any(_shared(corners, self._cards[index]) > least
-                   for index in np.flatnonzero(near))
+                   for index in np.flatnonzero(near) if self._cards[index] is not besides)
 
 
 def _disc(corners: Points) -> tuple[npt.NDArray[np.float64], float]:
