@@ -164,18 +164,24 @@ def test_the_top_card_of_a_pile_is_named_and_the_cards_under_it_are_not_reported
     assert [card.name for card in near] in ([top.name], [None])
 
 
+def _read_near_pile_top(style: str, scene: int) -> tuple[str, list[str | None]]:
+    """The first pile's top card of a styled deck's easy tuning table, and the names read
+    within 15 mm of it."""
+    deck = styled_deck(style, 1)
+    image, truth = render_spread(deck, scene, "easy")
+    reading = Pipeline(deck=deck.deck.name, references=_references(deck)).read(image)
+    top = next(seen for seen in truth.cards if seen.zone == "pile 0")
+    return top.name, [card.name for card in reading.cards
+                      if np.hypot(*np.subtract(card.centre, top.centre)) < 15]
+
+
 @pytest.mark.usefixtures("full_hd")
 def test_a_plain_piles_top_card_is_found_by_its_picture_where_its_outline_shows_no_edge(
         ) -> None:
     # Plain cards alike: the top card's sides over the card below show no edge, and the
     # outline search fits one to the sides of several of the pile's cards (read as no card).
-    deck = styled_deck("plain", 1)
-    image, truth = render_spread(deck, 309, "easy")
-    reading = Pipeline(deck=deck.deck.name, references=_references(deck)).read(image)
-    top = next(seen for seen in truth.cards if seen.zone == "pile 0")
-    near = [card for card in reading.cards
-            if np.hypot(*np.subtract(card.centre, top.centre)) < 15]
-    assert [card.name for card in near] in ([top.name], [None]), (top.name, near)
+    top, near = _read_near_pile_top("plain", 309)
+    assert near in ([top], [None]), (top, near)
 
 
 @pytest.mark.usefixtures("full_hd")
@@ -183,13 +189,8 @@ def test_a_bordered_piles_top_card_read_at_an_outline_off_it_is_named_where_its_
         ) -> None:
     # The outline search fits the top card's outline 15 mm off it, along the picture's edge of
     # the card below: read there, it scores as a card but too poorly to be named.
-    deck = styled_deck("bordered", 1)
-    image, truth = render_spread(deck, 300, "easy")
-    reading = Pipeline(deck=deck.deck.name, references=_references(deck)).read(image)
-    top = next(seen for seen in truth.cards if seen.zone == "pile 0")
-    near = [card for card in reading.cards
-            if np.hypot(*np.subtract(card.centre, top.centre)) < 15]
-    assert [card.name for card in near] == [top.name], (top.name, near)
+    top, near = _read_near_pile_top("bordered", 300)
+    assert near == [top], (top, near)
 
 
 def test_too_alike_pairs_are_the_ones_that_differ_only_in_fine_print() -> None:
