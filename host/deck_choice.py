@@ -29,10 +29,13 @@ class DeckChoice:
     """The references the camera reads the cards with (None: Conductor's own faces)."""
 
     @classmethod
-    def chosen(cls, game_deck: str, deck: str | None, references: Path | None) -> DeckChoice:
+    def chosen(cls, game_deck: str, deck: str | None, references: Path | None,
+               resumed: bool = False) -> DeckChoice:
         """The options as given for a game played with the shipped deck ``game_deck``,
-        checked and loaded now (BadInputError in one line), before any camera opens."""
-        read_with = game_references(game_deck, deck, references)
+        checked and loaded now (BadInputError in one line), before any camera opens. A new
+        game needs every card enrolled; a game ``resumed`` goes on with the references it was
+        started with, whatever they hold, so none is lost to a newer rule."""
+        read_with = game_references(game_deck, deck, references, whole=not resumed)
         if deck is not None and Path(deck).is_file():
             deck = str(Path(deck).resolve())
         if references is None:
@@ -51,7 +54,7 @@ class DeckChoice:
         line if its references file is gone or is no longer the one the game was read with."""
         deck, references = settings.get("deck"), settings.get("references")
         if references is None:
-            return cls.chosen(game_deck, deck, None)
+            return cls.chosen(game_deck, deck, None, resumed=True)
         path = Path(str(references))
         if not path.is_file():
             raise BadInputError(f"game {game_id} was read with the references {path}, which are "
@@ -59,7 +62,7 @@ class DeckChoice:
         if _digest(path) != settings.get("references_sha256"):
             raise BadInputError(f"game {game_id} was read with the references {path}, which "
                                 "have changed since: put the enrolled file back to resume it")
-        return cls.chosen(game_deck, deck, path)
+        return cls.chosen(game_deck, deck, path, resumed=True)
 
 
 def _digest(path: Path) -> str:

@@ -29,7 +29,7 @@ from vision.calibration import (
     save_calibration,
 )
 from vision.camera import CameraFrame, RenderedCamera, camera_opener
-from vision.deck_references import DECKS, deck_references
+from vision.deck_references import DECKS, DeckReferences, deck_references, enrolled_in_part
 from vision.imaging import read_image, scaled_for_reading, size_read, write_image
 from vision.pipeline import Pipeline
 from vision.printing import write_deck, write_markers
@@ -123,6 +123,15 @@ def _report(faces: CardReferences, deck: str, cards: list[str]) -> None:
                  or "none"))
 
 
+def _warn_if_in_part(args: argparse.Namespace, references: DeckReferences) -> None:
+    """A line on stderr if some cards of the deck read are not enrolled (looking at cards
+    needs no whole deck, unlike a game); said once the command has done its work, so that a
+    command that fails still says one line only."""
+    missing = enrolled_in_part(references, args.deck, args.references)
+    if missing is not None:
+        warn(missing)
+
+
 def _identify(args: argparse.Namespace) -> int:
     images = [read_image(path) for path in args.images]  # a bad picture fails before any work
     references = deck_references(args.deck, args.references)
@@ -142,6 +151,7 @@ def _identify(args: argparse.Namespace) -> int:
         sizes.append(size_read(photo, image))
     if args.json:
         print(json.dumps(results if len(results) > 1 else results[0]))
+        _warn_if_in_part(args, references)
         return 0
     for result, size in zip(results, sizes, strict=True):
         print(f"{result['image']} ({size}): {len(result['cards'])} cards"
@@ -151,6 +161,7 @@ def _identify(args: argparse.Namespace) -> int:
             name = card["name"] or "unknown"
             print(f"  {name:<16} confidence {card['confidence']:.2f}  centre {x:.0f},{y:.0f}  "
                   f"corners {card['corners']}")
+    _warn_if_in_part(args, references)
     return 0
 
 
@@ -232,6 +243,7 @@ def _watch(args: argparse.Namespace) -> int:
         raise BadInputError(f"camera {args.camera!r} gave no frames")
     if not display:
         print(f"wrote {shown} annotated frames to {out}", file=sys.stderr)
+    _warn_if_in_part(args, references)
     return 0
 
 

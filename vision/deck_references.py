@@ -18,6 +18,29 @@ DECKS = ("trains", "rollecate", "express")
 
 DeckReferences = References | CardReferences
 """Our framed faces' windows, or any enrolled deck's whole faces."""
+MISSING_SHOWN = 8
+"""Cards not enrolled named in ``enrolled_in_part``'s sentence (the rest are counted)."""
+
+
+def enrolled_in_part(references: DeckReferences, deck_name: str, path: Path | None) -> str | None:
+    """What is missing from ``references`` read from ``path`` for the deck ``deck_name``, in
+    a sentence, or None when every card of it is enrolled."""
+    if isinstance(references, CardReferences) and references.complete:
+        return None
+    enrolled = set(references.cards)
+    missing = [card.id for card in deck_from(deck_name).cards if card.id not in enrolled]
+    if not missing:
+        if isinstance(references, References):
+            return None
+        # Written before a references file said whether it holds the whole deck: read as
+        # one enrolled in part (``CardReferences.complete``).
+        return (f"{path} was enrolled by an older Conductor that did not record a whole deck: "
+                f"enroll it again (conductor vision enroll {deck_name} PICTURES/)")
+    shown = ", ".join(missing[:MISSING_SHOWN]) + (
+        f" and {len(missing) - MISSING_SHOWN} more" if len(missing) > MISSING_SHOWN else "")
+    return (f"{path} holds {len(enrolled)} of the deck's {len(enrolled) + len(missing)} cards "
+            f"(not enrolled: {shown}); a card left out is never named and can be taken for "
+            "one that looks like it: enroll every card in play")
 
 
 def deck_references(deck_name: str, references: Path | None) -> DeckReferences:
@@ -43,11 +66,13 @@ def deck_references(deck_name: str, references: Path | None) -> DeckReferences:
                         f"--references")
 
 
-def game_references(game_deck: str, deck_name: str | None, references: Path | None
-                    ) -> DeckReferences | None:
+def game_references(game_deck: str, deck_name: str | None, references: Path | None,
+                    whole: bool = True) -> DeckReferences | None:
     """The references a game's camera reads ``deck_name`` with, for a game played with the
     shipped deck ``game_deck`` (None: neither option given, so our own faces). The deck must
-    hold the game's cards, by the same names, or the game could not tell them apart."""
+    hold the game's cards, by the same names, or the game could not tell them apart; and,
+    ``whole``, every card must be enrolled: a game waits for ever for a card never named, and
+    a card left out can be taken for an enrolled look-alike (docs/vision.md, Limits)."""
     if deck_name is None and references is None:
         return None
     deck = deck_from(deck_name or game_deck)
@@ -55,7 +80,11 @@ def game_references(game_deck: str, deck_name: str | None, references: Path | No
     if {card.name for card in deck.cards} != {card.name for card in game.cards}:
         raise BadInputError(f"deck {deck.name!r} does not hold {game.title}'s cards "
                             f"(its deck file must name them as the {game_deck} deck does)")
-    return _under_the_games_names(deck_references(deck_name or game_deck, references), game_deck)
+    read_with = deck_references(deck_name or game_deck, references)
+    missing = enrolled_in_part(read_with, deck_name or game_deck, references) if whole else None
+    if missing is not None:
+        raise BadInputError(missing)
+    return _under_the_games_names(read_with, game_deck)
 
 
 def _under_the_games_names(references: DeckReferences, game_deck: str) -> DeckReferences:
