@@ -460,12 +460,14 @@ def styled_latency(frames: int) -> None:
 
 def styles_report(scenes: int, workers: int, naming: bool = False,
                   styles: tuple[str, ...] = STYLES, cloth: bool = False, scale: float = 1.0,
-                  shots: int = 1, decks: str = "both", left_out: int = 0) -> None:
+                  shots: int = 1, decks: str = "both", left_out: int = 0,
+                  levels: tuple[str, ...] = tuple(DIFFICULTIES)) -> None:
     """Print recall, correct, wrong, unknown and ghosts per deck style and level (``naming``:
     naming alone, at the true corners, with the time per card instead of ghosts; ``cloth``:
     the empty table looked at first; ``scale``: a webcam with that many times the pixels,
     ``camera_scale``; ``shots``: with ``naming``, photographs a table, ``name_styled``;
-    ``decks``: tuned, held-out, both or fresh (``DECK_SETS``); ``left_out``: ``LEFT_OUT``)."""
+    ``decks``: tuned, held-out, both or fresh (``DECK_SETS``); ``left_out``: ``LEFT_OUT``;
+    ``levels``: the difficulty levels measured)."""
     print(f"{'style':<10} {'decks':<9} {'level':<7} {'scenes':>6} {'cards':>6} {'recall':>7} "
           f"{'correct':>8} {'wrong':>6} {'unknown':>8} " +
           ("ms/card" if naming else f"{'ghosts':>7} {'named':>6}"))
@@ -475,7 +477,7 @@ def styles_report(scenes: int, workers: int, naming: bool = False,
         for style in styles:
             for deck_set in wanted:
                 deck_seeds, first_scene = DECK_SETS[deck_set]
-                for level in DIFFICULTIES:
+                for level in levels:
                     jobs = [(style, deck_seeds[index % len(deck_seeds)], first_scene + index,
                              level) for index in range(scenes)]
                     total: Counter[str] = Counter()
@@ -512,6 +514,8 @@ def main() -> None:
                         help="with --styles: naming alone, handed each card's true corners")
     parser.add_argument("--style", action="append", choices=STYLES,
                         help="with --styles: only this deck style (repeat for more)")
+    parser.add_argument("--level", action="append", choices=DIFFICULTIES,
+                        help="with --styles: only this difficulty level (repeat for more)")
     parser.add_argument("--cloth", action="store_true",
                         help="with --styles: the empty table looked at first (as `vision "
                              "calibrate` does), so cards are also found where it differs")
@@ -541,7 +545,8 @@ def main() -> None:
             styled_latency(args.frames)
         if args.scenes > 0:
             styles_report(args.scenes, args.workers, args.naming, tuple(args.style or STYLES),
-                          args.cloth, args.scale, args.shots, args.decks, args.left_out)
+                          args.cloth, args.scale, args.shots, args.decks, args.left_out,
+                          tuple(args.level or DIFFICULTIES))
         return
 
     if args.frames > 0:
