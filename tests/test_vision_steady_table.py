@@ -44,19 +44,26 @@ def _named(cards: tuple[CardReading, ...]) -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("seed", [300, 304])
 def test_a_still_table_in_fresh_noise_keeps_its_homography_and_is_not_searched_again(
         seed: int) -> None:
-    """On these hard tables two or three markers show, and fitted again on each frame they
-    move the table's far corners by 9-22 px."""
+    """On these hard tables the markers, fitted again on each frame, would move the table's
+    far corners by several pixels (9-22 px when only two or three of them were read). The
+    far marker is read on some frames only (``vision.markers.REFOUND_PX``): the table is
+    fitted again once, from more markers, then kept."""
     deck, table = _table(seed, "hard")
     pipeline = _pipeline(deck)
-    first = pipeline.read(photograph(table, 0, hands=0)[0])
+    kept = pipeline.read(photograph(table, 0, hands=0)[0])
     reader = pipeline._deck_reader
-    assert reader is not None and first.image_to_table is not None
-    for shot in range(1, 6):
+    assert reader is not None and kept.image_to_table is not None
+    fitted_again = 0
+    for shot in range(1, 8):
         reading = pipeline.read(photograph(table, shot, hands=0)[0])
         assert reading.image_to_table is not None
-        assert np.array_equal(reading.image_to_table, first.image_to_table), (seed, shot)
+        if reading.markers_seen > kept.markers_seen:
+            kept, fitted_again = reading, fitted_again + 1
+            continue
+        assert np.array_equal(reading.image_to_table, kept.image_to_table), (seed, shot)
         assert reader.searched is not None, (seed, shot)  # never the whole table again
-        assert _named(reading.cards).keys() == _named(first.cards).keys(), (seed, shot)
+        assert _named(reading.cards).keys() == _named(kept.cards).keys(), (seed, shot)
+    assert fitted_again <= 1, seed
 
 
 def _moved(image: Image, degrees: float, shift: tuple[float, float]) -> Image:
@@ -148,3 +155,29 @@ def test_a_card_found_again_across_the_half_turn_wrap_keeps_its_name_and_way_rou
     assert reading is not None and reading.name == card.reading.name
     own = np.roll(reading.corners, 2, axis=0) if reading.turned else reading.corners
     assert np.abs(own - card.corners).max() < 0.5  # its top where it was
+
+
+def _table_error_mm(found: np.ndarray, table_to_image: np.ndarray) -> float:
+    """How far, at worst over the table, ``found`` (image to table) puts a point from where
+    it lies."""
+    grid = np.array([[x, y] for x in np.linspace(0, 900, 10) for y in np.linspace(0, 700, 8)])
+    back = transform_points(found, transform_points(table_to_image, grid))
+    return float(np.hypot(*(back - grid).T).max())
+
+
+@pytest.mark.parametrize("seed", [300, 303])
+def test_a_far_marker_too_blurred_to_read_is_read_where_the_others_put_it(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On these hard 1280 x 720 tables the far-left marker (18-25 px a side, blurred) is found
+    as a square but not read; the table fitted from the other three was 11-19 mm off at its
+    far corner."""
+    _, table = _table(seed, "hard")
+    image, truth = photograph(table, 0)
+    finder = TableFinder()
+    found = finder.update(image)
+    assert found is not None and finder.seen == 4, (seed, finder.seen)
+    assert _table_error_mm(found, truth.table_to_image) < 2.0, seed
+    # A marker read again must agree with the table the others and it make, or it is left out.
+    monkeypatch.setattr("vision.markers.REFOUND_FIT_PX", 0.0)
+    doubting = TableFinder()
+    assert doubting.update(image) is not None and doubting.seen == 3, seed

@@ -9,6 +9,10 @@ when it was fitted: fitted again on every noisy frame it would wander (by up to 
 table's far corners on a steep, blurred view), and everything found through it would move
 with it. It is fitted again when the camera moved (a marker it was fitted from moved by more
 than ``STEADY_PX``) or when more markers show than it was fitted from.
+
+A marker the detector finds as a square but cannot read (small and blurred: the far corner of
+a steep table) is looked for again where the markers it did read put it (ArUco's board
+refinement), so the table is fitted from all four where it can be.
 """
 
 from __future__ import annotations
@@ -35,6 +39,14 @@ homography was fitted has not moved. Found again on still, noisy frames, a marke
 move by up to 1.6 px on hard rendered tables (0.35-1.1 px on medium ones); a camera turned by
 a quarter of a degree moves the table's corners by about 3 px. Set at 1280 x 720; a frame of
 more pixels allows as many more (``frame_px``): the same turn of the camera."""
+REFOUND_PX = 10.0
+"""How close (image pixels, at 1280 x 720) a square the detector could not read must lie to
+where the markers read put a missing marker for it to be read again as that marker (OpenCV's
+own default)..."""
+REFOUND_FIT_PX = 4.0
+"""...and how close its corners must then lie, on average, to where the table fitted from all
+the markers puts them (pixels at 1280 x 720; a marker's corners are found within 0.2-2.2 px on
+hard rendered tables), or it is taken for something else and left out."""
 
 
 def marker_image(marker_id: int, side: int) -> Image:
@@ -69,6 +81,9 @@ class TableFinder:
         parameters.adaptiveThreshWinSizeMax = 15
         parameters.adaptiveThreshWinSizeStep = 10
         self._detector = cv2.aruco.ArucoDetector(DICTIONARY, parameters)
+        self._board = cv2.aruco.Board(
+            [np.hstack([_marker_corners_mm(marker_id), np.zeros((4, 1))]).astype(np.float32)
+             for marker_id in MARKER_IDS], DICTIONARY, np.array(MARKER_IDS))
 
     def on_table(self, marker_id: int) -> Points | None:
         """Where another marker (a game's tile) was last seen, in table millimetres; None if
@@ -84,24 +99,43 @@ class TableFinder:
         Two markers are enough (each gives four corners); with fewer, the last good one stays,
         and so it does while the markers have not moved (``STEADY_PX``).
         """
-        corners, ids, _ = self._detector.detectMarkers(grey(frame))
-        markers: dict[int, Points] = {}
-        if ids is not None:
-            for quad, marker_id in zip(corners, ids.ravel(), strict=True):
-                points = np.asarray(quad, np.float64).reshape(4, 2)
-                if int(marker_id) in MARKER_CENTRES_MM:
-                    markers[int(marker_id)] = points
-                else:
-                    self.extra[int(marker_id)] = points.mean(axis=0)
+        markers = self._markers(grey(frame), frame.shape[1])
         self.seen = len(markers)
         if self.seen >= 2 and not self._steady(markers, frame_px(STEADY_PX, frame.shape[1])):
-            found, _ = cv2.findHomography(
-                np.concatenate(list(markers.values())),
-                np.concatenate([_marker_corners_mm(marker_id) for marker_id in markers]))
+            found = _fitted(markers)
             if found is not None:
-                self.homography = np.asarray(found, np.float64)
+                self.homography = found
                 self.fitted = markers
         return self.homography
+
+    def _markers(self, image: Image, width: int) -> dict[int, Points]:
+        """The table markers in ``image`` (grey, ``width`` pixels wide): their corners in
+        image pixels, by id; other markers go to ``extra``."""
+        corners, ids, rejected = self._detector.detectMarkers(image)
+        read = set() if ids is None else {int(marker_id) for marker_id in ids.ravel()}
+        if 2 <= len(read & set(MARKER_IDS)) < len(MARKER_IDS) and len(rejected):
+            refine = self._detector.getRefineParameters()
+            refine.minRepDistance = frame_px(REFOUND_PX, width)
+            self._detector.setRefineParameters(refine)
+            corners, ids, _, _ = self._detector.refineDetectedMarkers(
+                image, self._board, corners, ids, rejected)
+        markers: dict[int, Points] = {}
+        for quad, marker_id in zip(corners, [] if ids is None else map(int, ids.ravel()),
+                                   strict=True):
+            points = np.asarray(quad, np.float64).reshape(4, 2)
+            if marker_id in MARKER_CENTRES_MM:
+                markers[marker_id] = points
+            else:
+                self.extra[marker_id] = points.mean(axis=0)
+        refound = [marker_id for marker_id in markers if marker_id not in read]
+        if refound:
+            # Read again with fewer errors allowed for: kept only where the whole table agrees.
+            found = _fitted(markers)
+            limit = frame_px(REFOUND_FIT_PX, width)
+            for marker_id in refound:
+                if found is None or _misfit(found, marker_id, markers[marker_id]) > limit:
+                    del markers[marker_id]
+        return markers
 
     def _steady(self, markers: dict[int, Points], steady: float) -> bool:
         """Whether the homography stays for a frame showing ``markers`` (corners in image
@@ -114,6 +148,23 @@ class TableFinder:
         return bool(common) and all(
             float(np.hypot(*(markers[marker_id] - self.fitted[marker_id]).T).mean())
             <= steady for marker_id in common)
+
+
+def _fitted(markers: dict[int, Points]) -> Matrix | None:
+    """The homography from image pixels to table millimetres that ``markers`` (corners in
+    image pixels, by id) give, if they give one."""
+    found, _ = cv2.findHomography(
+        np.concatenate(list(markers.values())),
+        np.concatenate([_marker_corners_mm(marker_id) for marker_id in markers]))
+    return None if found is None else np.asarray(found, np.float64)
+
+
+def _misfit(to_table: Matrix, marker_id: int, corners: Points) -> float:
+    """How far (mean, image pixels) ``corners`` lie from where ``to_table`` puts the corners
+    of marker ``marker_id``."""
+    to_image = np.asarray(np.linalg.inv(to_table), np.float64)
+    expected = transform_points(to_image, _marker_corners_mm(marker_id))
+    return float(np.hypot(*(expected - corners).T).mean())
 
 
 A4_MM = (210.0, 297.0)
