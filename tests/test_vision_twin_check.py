@@ -108,7 +108,7 @@ def test_a_card_leaning_to_the_other_twin_on_the_sharpest_references_is_not_clea
     towards_mine = [(100.0, 0.9, 0.7, 0.95)]  # 2 balances towards mine, at a blur of 2 px
     for sharp, cleared in (((100.0, 0.6, 0.8, 0.5),), False), (((100.0, 0.8, 0.6, 0.5),), True):
         monkeypatch.setattr(twin_check.PairCheck, "_regions_read",
-                            lambda *_, s=list(sharp): (2.0, towards_mine, s))
+                            lambda *_, s=list(sharp): (2.0, towards_mine, s, [0.0]))
         clear = next(trains._pairs.each(image, corners, mine, [(others[0], False)]))
         assert (clear.weighed >= 1 and clear.worst >= 1) == cleared, (sharp, clear)
         assert clear.blur == 2.0
@@ -213,7 +213,7 @@ def test_twins_the_camera_sees_differ_faintly_need_as_much_more_balance(
     lean = [(100.0, 0.9, 0.9 - 2 * 0.05 * 1.5 * twin_check.MIN_BALANCE, 0.95)]
     for blur, cleared in ((0.5, True), (1.7, False)):
         monkeypatch.setattr(twin_check.PairCheck, "_regions_read",
-                            lambda *_, b=blur: (b, lean, lean))
+                            lambda *_, b=blur: (b, lean, lean, [0.0]))
         check = twin_check.PairCheck(artwork.card_mm, artwork._grey, artwork._sharp,
                                      artwork._pairs._px_per_mm)
         clear = next(check.each(image, corners, mine, [(theirs, False)]))

@@ -369,8 +369,9 @@ class CardReferences:
                 weighed = min(weighed, check.weighed)
                 if not self.complete:
                     # A card left out of enrollment may be one more twin: it must look like
-                    # the named twin in every region where the twins differ.
-                    worst = min(worst, check.worst)
+                    # the named twin in every region where the twins differ, and lie near it
+                    # there, not only nearer it than the other twin (it may be a third).
+                    worst = min(worst, check.worst, check.near)
                 if only_named and min(agreed(classifier, weighed), worst) < twin_bar:
                     # Each twin more can only lower it: unnamed whatever they say.
                     return Reading(None, 0.0, turned, score, corners)
