@@ -78,6 +78,12 @@ every level, 29 November 2026): at 1920 x 1080 the 5 cards left out named as a t
 442 of the 510 enrolled twins named lay 0.3 or more (judged against the twin's distance
 alone, one less the card's correlation, 0.275 was needed and kept 357); at 1280 x 720, 93 of
 130 (the cards left out named there lay below 0)."""
+NEAR_EVERY_REGION_LOW = 0.45
+"""...and below ``LOW_RESOLUTION`` px/mm across (blur and noise leave a small card's expected
+correlation so low that a third glyph passes for noise): a full-bleed 33 seen at 0.74 x 1.22
+px/mm (tuning table 311, hard, 1920 x 1080, enrolled without every third card) lay 0.44 near
+its enrolled twin 35 and was named. On tables 300-305 at 1920 x 1080, 8 of the 510 enrolled
+twins named lay below 0.8 px/mm across, 2 of them 0.45 or more; at 1280 x 720 20 of 92."""
 CONTEXT_PX = 8
 """Reference pixels round a region that align the card before the region is compared (what
 the twins share there: a badge's rim, the other digit)."""
@@ -329,7 +335,8 @@ class PairCheck:
         # (fresh deck 401, scene 9005, hard, 1280 x 720: named 35 at 1.07).
         needs = (MIN_BALANCE if scale[0] >= LOW_RESOLUTION else MIN_BALANCE_LOW) * max(
             1.0, TELL_APART_GREY / max(seen, 1e-3))
-        return Clear(weighed / needs, worst / EVERY_REGION, near / NEAR_EVERY_REGION, blur)
+        near_needs = NEAR_EVERY_REGION if scale[0] >= LOW_RESOLUTION else NEAR_EVERY_REGION_LOW
+        return Clear(weighed / needs, worst / EVERY_REGION, near / near_needs, blur)
 
     def _regions_read(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
                       scale: Scale, card: _Card
