@@ -77,7 +77,13 @@ every level, 29 November 2026): at 1920 x 1080 the 5 cards left out named as a t
 35 twice, 27 as 25, 39 as 38, Trains 81 as 41) lay at most 0.284 in their worst region, and
 442 of the 510 enrolled twins named lay 0.3 or more (judged against the twin's distance
 alone, one less the card's correlation, 0.275 was needed and kept 357); at 1280 x 720, 93 of
-130 (the cards left out named there lay below 0)."""
+130 (the cards left out named there lay below 0). Benchmark (naming, tuning deck enrolled
+without every third card, 17 tables per level, 1920 x 1080, with ``NEAR_EVERY_REGION_LOW``):
+wrong names 16 -> 2 (two plain hard: a left-out 6 as 4 and 12 as 11 lie near the named twin
+where it differs from the twins enrolled, and differ from it elsewhere), correct artwork
+61.6/49.9/26.0 -> 47.2/41.7/18.3 %, plain 54.3/43.1/18.2 -> 42.3/37.0/15.2 %, Trains
+61.7/58.8 -> 61.5/57.3 % (easy/medium/hard); at 1280 x 720 (8 tables) 3 -> 0 wrong, correct
+about a third less."""
 NEAR_EVERY_REGION_LOW = 0.45
 """...and below ``LOW_RESOLUTION`` px/mm across (blur and noise leave a small card's expected
 correlation so low that a third glyph passes for noise): a full-bleed 33 seen at 0.74 x 1.22
