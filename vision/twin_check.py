@@ -82,8 +82,8 @@ without every third card, 17 tables per level, 1920 x 1080, with ``NEAR_EVERY_RE
 wrong names 16 -> 2 (two plain hard: a left-out 6 as 4 and 12 as 11 lie near the named twin
 where it differs from the twins enrolled, and differ from it elsewhere), correct artwork
 61.6/49.9/26.0 -> 47.2/41.7/18.3 %, plain 54.3/43.1/18.2 -> 42.3/37.0/15.2 %, Trains
-61.7/58.8 -> 61.5/57.3 % (easy/medium/hard); at 1280 x 720 (8 tables) 3 -> 0 wrong, correct
-about a third less."""
+61.7/58.8/43.0 -> 61.5/57.3/40.2 % (easy/medium/hard); at 1280 x 720 (8 tables) 3 -> 0
+wrong, correct about a third less."""
 NEAR_EVERY_REGION_LOW = 0.45
 """...and below ``LOW_RESOLUTION`` px/mm across (blur and noise leave a small card's expected
 correlation so low that a third glyph passes for noise): a full-bleed 33 seen at 0.74 x 1.22
