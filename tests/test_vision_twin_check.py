@@ -238,6 +238,7 @@ def test_a_card_must_lie_near_the_named_twin_against_what_a_true_copy_reaches(
     # Leaning 1.5 balances towards 35, at 0.85 where a true copy would reach 0.95: 0.5 less
     # 0.1 over twice the twins' distance (1 - 0.95) is -0.5 near.
     leaning = [(100.0, 0.85, 0.7, 0.95)]
+    monkeypatch.setattr(artwork._pairs, "in_part", True)
     monkeypatch.setattr(twin_check.PairCheck, "_regions_read",
                         lambda *_: (0.5, leaning, leaning, [0.95]))
     clear = next(artwork._pairs.each(image, corners, mine, [(theirs, False)]))
@@ -247,3 +248,26 @@ def test_a_card_must_lie_near_the_named_twin_against_what_a_true_copy_reaches(
                         lambda *_: (0.5, leaning, leaning, [0.86]))
     clear = next(artwork._pairs.each(image, corners, mine, [(theirs, False)]))
     assert clear.worst >= 1 and (clear.near >= 1) == cleared, (across, clear)
+
+
+def test_a_deck_enrolled_whole_is_not_asked_how_near(artwork: CardReferences,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Clear.near`` guards a deck enrolled in part only: a deck enrolled whole never reads
+    it (naming unchanged card for card, and no time spent on it)."""
+    mine, theirs = (artwork.names.index(name) for name in ("artwork-1/35", "artwork-1/34"))
+    width, height = artwork.card_mm
+    corners = np.array([[40, 30], [40 + width, 30], [40 + width, 30 + height],
+                        [40, 30 + height]], np.float64)
+    image = np.zeros((round(60 + height), round(80 + width), 3), np.uint8)
+    asked: list[int] = []
+
+    def expected(*_: object) -> float:
+        asked.append(1)
+        return 0.0
+
+    monkeypatch.setattr(twin_check, "_expected", expected)
+    clear = next(artwork._pairs.each(image, corners, mine, [(theirs, False)]))
+    assert clear.near == np.inf and not asked, clear
+    monkeypatch.setattr(artwork._pairs, "in_part", True)
+    clear = next(artwork._pairs.each(image, corners, mine, [(theirs, False)]))
+    assert clear.near < np.inf and asked, clear

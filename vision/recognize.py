@@ -245,7 +245,8 @@ class CardReferences:
         self._classifiers: dict[tuple[Group, Rungs], TwinClassifier] = {}
         self._saved: dict[tuple[Group, Rungs], State] = {}
         """Classifiers read from a references file, taken up on first use."""
-        self._pairs = PairCheck(self.card_mm, self._grey, self._sharp, REF_PX_PER_MM)
+        self._pairs = PairCheck(self.card_mm, self._grey, self._sharp, REF_PX_PER_MM,
+                                in_part=not complete)
 
     def _size(self, px_per_mm: float) -> tuple[int, int]:
         return round(self.card_mm[0] * px_per_mm), round(self.card_mm[1] * px_per_mm)

@@ -226,7 +226,8 @@ class Clear(NamedTuple):
     part)."""
     near: float
     """How near the named twin alone, against what a true copy would reach, it lies in the
-    region where it lies least near it (``NEAR_EVERY_REGION``: a deck enrolled in part)."""
+    region where it lies least near it (``NEAR_EVERY_REGION``: a deck enrolled in part; not
+    read, infinite, in a deck enrolled whole)."""
     blur: float
     """The camera's blur measured on the card (of ``CAMERA_BLURS``, camera pixels)."""
 
@@ -286,10 +287,12 @@ class PairCheck:
     """Where a card lies between two near twins, judged on their references alone."""
 
     def __init__(self, card_mm: tuple[float, float], grey: list[Floats], sharp: list[Floats],
-                 ref_px_per_mm: float) -> None:
+                 ref_px_per_mm: float, in_part: bool = False) -> None:
         """``grey``: the references' grey faces at ``ref_px_per_mm``; ``sharp``: their
-        band-pass maps."""
+        band-pass maps; ``in_part``: a deck enrolled in part, whose cards must also lie near
+        the named twin (``Clear.near``, not read otherwise)."""
         self.card_mm = card_mm
+        self.in_part = in_part
         self._grey = grey
         self._sharp = sharp
         self._px_per_mm = ref_px_per_mm
@@ -326,7 +329,7 @@ class PairCheck:
         if not tellable and seen < TELL_APART_GREY:
             return Clear(0.0, 0.0, 0.0, 0.0)
         weighed, worst = _balance(regions)
-        near = _near(regions, expected)
+        near = _near(regions, expected) if self.in_part else np.inf
         # The blur that fits best can blur the twins until they are all but one, where noise
         # seems a balance: a card that leans to the other twin on the sharpest references,
         # which keep the most of where they differ, is not cleared whatever the blur says.
@@ -390,12 +393,13 @@ class PairCheck:
             sharp = sharp or regions
             if fits > best[0]:
                 best = (fits, camera, regions, windows)
-        blur = self._reference_blur(best[1], scale)
         expected = []
-        for (grown, dx, dy, pair), (_, _, observed) in zip(best[3], seen, strict=True):
-            ours = self._blurred(mine, False, grown, blur)
-            window = observed[dy:dy + ours.shape[0], dx:dx + ours.shape[1]]
-            expected.append(_expected(window, ours, pair.inner))
+        if self.in_part:  # only a deck enrolled in part asks how near (``Clear.near``)
+            blur = self._reference_blur(best[1], scale)
+            for (grown, dx, dy, pair), (_, _, observed) in zip(best[3], seen, strict=True):
+                ours = self._blurred(mine, False, grown, blur)
+                window = observed[dy:dy + ours.shape[0], dx:dx + ours.shape[1]]
+                expected.append(_expected(window, ours, pair.inner))
         return best[1], best[2], sharp, expected
 
     def grown(self, mine: int, box: PixelBox) -> PixelBox:
