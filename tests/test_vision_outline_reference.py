@@ -152,7 +152,7 @@ def test_an_unsure_twin_skips_the_pair_check(verdict: float,
         def each(_: vision.twin_check.PairCheck, frame: object, corners: object, mine: int,
                  twins: list[tuple[int, bool]], a: float = answer
                  ) -> Iterator[vision.twin_check.Clear]:
-            return iter([vision.twin_check.Clear(a, a, 0.0) for _ in twins])
+            return iter([vision.twin_check.Clear(a, a, a, 0.0) for _ in twins])
 
         monkeypatch.setattr(vision.twin_check.PairCheck, "each", each)
         readings.append([references.read(image, card.corners) for card in truth.cards

@@ -108,7 +108,7 @@ def test_a_card_leaning_to_the_other_twin_on_the_sharpest_references_is_not_clea
     towards_mine = [(100.0, 0.9, 0.7, 0.95)]  # 2 balances towards mine, at a blur of 2 px
     for sharp, cleared in (((100.0, 0.6, 0.8, 0.5),), False), (((100.0, 0.8, 0.6, 0.5),), True):
         monkeypatch.setattr(twin_check.PairCheck, "_regions_read",
-                            lambda *_, s=list(sharp): (2.0, towards_mine, s))
+                            lambda *_, s=list(sharp): (2.0, towards_mine, s, [0.0]))
         clear = next(trains._pairs.each(image, corners, mine, [(others[0], False)]))
         assert (clear.weighed >= 1 and clear.worst >= 1) == cleared, (sharp, clear)
         assert clear.blur == 2.0
@@ -213,8 +213,61 @@ def test_twins_the_camera_sees_differ_faintly_need_as_much_more_balance(
     lean = [(100.0, 0.9, 0.9 - 2 * 0.05 * 1.5 * twin_check.MIN_BALANCE, 0.95)]
     for blur, cleared in ((0.5, True), (1.7, False)):
         monkeypatch.setattr(twin_check.PairCheck, "_regions_read",
-                            lambda *_, b=blur: (b, lean, lean))
+                            lambda *_, b=blur: (b, lean, lean, [0.0]))
         check = twin_check.PairCheck(artwork.card_mm, artwork._grey, artwork._sharp,
                                      artwork._pairs._px_per_mm)
         clear = next(check.each(image, corners, mine, [(theirs, False)]))
         assert (clear.weighed >= 1) == cleared, (blur, clear)
+
+
+@pytest.mark.parametrize(("across", "down", "cleared"), [(1.05, 1.2, True), (0.75, 1.2, False)])
+def test_a_card_must_lie_near_the_named_twin_against_what_a_true_copy_reaches(
+        artwork: CardReferences, monkeypatch: pytest.MonkeyPatch, across: float, down: float,
+        cleared: bool) -> None:
+    """A card left out of enrollment lies off the line between two enrolled twins: in their
+    region it can lean well towards one (a full-bleed 33 towards 35, away from 34) and still
+    lie far from it. Short of what a true copy would reach there (``_expected``) by twice the
+    twins' distance, it is not near (``Clear.near`` below 0) however it leans; a card 0.4
+    near is near enough at 1 px/mm across, not below ``LOW_RESOLUTION`` (a 33 seen at 0.74
+    px/mm across lay 0.44 near 35 and was named)."""
+    mine, theirs = (artwork.names.index(name) for name in ("artwork-1/35", "artwork-1/34"))
+    width, height = artwork.card_mm
+    corners = np.array([[40, 30], [40 + across * width, 30],
+                        [40 + across * width, 30 + down * height], [40, 30 + down * height]])
+    image = np.zeros((round(60 + down * height), round(80 + across * width), 3), np.uint8)
+    # Leaning 1.5 balances towards 35, at 0.85 where a true copy would reach 0.95: 0.5 less
+    # 0.1 over twice the twins' distance (1 - 0.95) is -0.5 near.
+    leaning = [(100.0, 0.85, 0.7, 0.95)]
+    monkeypatch.setattr(artwork._pairs, "in_part", True)
+    monkeypatch.setattr(twin_check.PairCheck, "_regions_read",
+                        lambda *_: (0.5, leaning, leaning, [0.95]))
+    clear = next(artwork._pairs.each(image, corners, mine, [(theirs, False)]))
+    assert clear.worst >= 1 and clear.near <= 0, clear
+    # 0.4 near: 0.01 short of a true copy's 0.86.
+    monkeypatch.setattr(twin_check.PairCheck, "_regions_read",
+                        lambda *_: (0.5, leaning, leaning, [0.86]))
+    clear = next(artwork._pairs.each(image, corners, mine, [(theirs, False)]))
+    assert clear.worst >= 1 and (clear.near >= 1) == cleared, (across, clear)
+
+
+def test_a_deck_enrolled_whole_is_not_asked_how_near(artwork: CardReferences,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Clear.near`` guards a deck enrolled in part only: a deck enrolled whole never reads
+    it (naming unchanged card for card, and no time spent on it)."""
+    mine, theirs = (artwork.names.index(name) for name in ("artwork-1/35", "artwork-1/34"))
+    width, height = artwork.card_mm
+    corners = np.array([[40, 30], [40 + width, 30], [40 + width, 30 + height],
+                        [40, 30 + height]], np.float64)
+    image = np.zeros((round(60 + height), round(80 + width), 3), np.uint8)
+    asked: list[int] = []
+
+    def expected(*_: object) -> float:
+        asked.append(1)
+        return 0.0
+
+    monkeypatch.setattr(twin_check, "_expected", expected)
+    clear = next(artwork._pairs.each(image, corners, mine, [(theirs, False)]))
+    assert clear.near == np.inf and not asked, clear
+    monkeypatch.setattr(artwork._pairs, "in_part", True)
+    clear = next(artwork._pairs.each(image, corners, mine, [(theirs, False)]))
+    assert clear.near < np.inf and asked, clear

@@ -245,7 +245,8 @@ class CardReferences:
         self._classifiers: dict[tuple[Group, Rungs], TwinClassifier] = {}
         self._saved: dict[tuple[Group, Rungs], State] = {}
         """Classifiers read from a references file, taken up on first use."""
-        self._pairs = PairCheck(self.card_mm, self._grey, self._sharp, REF_PX_PER_MM)
+        self._pairs = PairCheck(self.card_mm, self._grey, self._sharp, REF_PX_PER_MM,
+                                in_part=not complete)
 
     def _size(self, px_per_mm: float) -> tuple[int, int]:
         return round(self.card_mm[0] * px_per_mm), round(self.card_mm[1] * px_per_mm)
@@ -369,8 +370,9 @@ class CardReferences:
                 weighed = min(weighed, check.weighed)
                 if not self.complete:
                     # A card left out of enrollment may be one more twin: it must look like
-                    # the named twin in every region where the twins differ.
-                    worst = min(worst, check.worst)
+                    # the named twin in every region where the twins differ, and lie near it
+                    # there, not only nearer it than the other twin (it may be a third).
+                    worst = min(worst, check.worst, check.near)
                 if only_named and min(agreed(classifier, weighed), worst) < twin_bar:
                     # Each twin more can only lower it: unnamed whatever they say.
                     return Reading(None, 0.0, turned, score, corners)

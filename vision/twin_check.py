@@ -63,6 +63,33 @@ towards 58). Measured on a Trains-look deck enrolled without every third card (d
 tables 300-302, every level, naming at true corners, 25 November 2026): the 10 (720p) and 11
 (1080p) cards left out that were named as their twin lay at most 0.14 in their worst region;
 of the enrolled twins named, 54 of 94 (720p) and 88 of 124 (1080p) lay 0.25 or more."""
+NEAR_EVERY_REGION = 0.3
+"""In a deck enrolled in part, how near the named twin a card must lie in *each* region where
+it differs from another twin, on the scale of ``EVERY_REGION`` but judged against the named
+twin alone: 0.5 less half of what it falls short of the correlation a true copy would reach
+there (``_expected``) over the twins' distance (one less their correlation), so 0.5 is as
+near as a true copy and 0 as far from it as the other twin. The balance is relative (nearer
+this twin than that one?), and a card left out lies off the line between them: a full-bleed
+33 between enrolled 34 and 35 differs from both in its second digit, so it can lie nearer 35
+than 34 there and still far from 35. Measured on deck seed 1 enrolled without every third
+card (naming at jittered true corners, tables 300-305, artwork, plain and Trains looks,
+every level, 29 November 2026): at 1920 x 1080 the 5 cards left out named as a twin (33 as
+35 twice, 27 as 25, 39 as 38, Trains 81 as 41) lay at most 0.284 in their worst region, and
+442 of the 510 enrolled twins named lay 0.3 or more (judged against the twin's distance
+alone, one less the card's correlation, 0.275 was needed and kept 357); at 1280 x 720, 93 of
+130 (the cards left out named there lay below 0). Benchmark (naming, tuning deck enrolled
+without every third card, 17 tables per level, 1920 x 1080, with ``NEAR_EVERY_REGION_LOW``):
+wrong names 16 -> 2 (two plain hard: a left-out 6 as 4 and 12 as 11 lie near the named twin
+where it differs from the twins enrolled, and differ from it elsewhere), correct artwork
+61.6/49.9/26.0 -> 47.2/41.7/18.3 %, plain 54.3/43.1/18.2 -> 42.3/37.0/15.2 %, Trains
+61.7/58.8/43.0 -> 61.5/57.3/40.2 % (easy/medium/hard); at 1280 x 720 (8 tables) 3 -> 0
+wrong, correct about a third less."""
+NEAR_EVERY_REGION_LOW = 0.45
+"""...and below ``LOW_RESOLUTION`` px/mm across (blur and noise leave a small card's expected
+correlation so low that a third glyph passes for noise): a full-bleed 33 seen at 0.74 x 1.22
+px/mm (tuning table 311, hard, 1920 x 1080, enrolled without every third card) lay 0.44 near
+its enrolled twin 35 and was named. On tables 300-305 at 1920 x 1080, 8 of the 510 enrolled
+twins named lay below 0.8 px/mm across, 2 of them 0.45 or more; at 1280 x 720 20 of 92."""
 CONTEXT_PX = 8
 """Reference pixels round a region that align the card before the region is compared (what
 the twins share there: a badge's rim, the other digit)."""
@@ -161,6 +188,33 @@ def _balance(regions: list[Region]) -> tuple[float, float]:
     return float((mine - theirs) / max(2 * (1 - alike), 1e-3)), float(worst)
 
 
+def _near(regions: list[Region], expected: list[float]) -> float:
+    """How near the first twin alone, from as far from it as the second (0) to as near as a
+    true copy (0.5), a card lies in the region where it lies least near it, given the
+    correlation a true copy would reach in each (``NEAR_EVERY_REGION``)."""
+    return float(min((0.5 - max(0.0, copy - mine_one) / max(2 * (1 - alike_one), 1e-3)
+                      for (_, mine_one, _, alike_one), copy in zip(regions, expected,
+                                                                   strict=True)),
+                     default=0.0))
+
+
+def _expected(window: Floats, mine: Floats, inner: tuple[slice, slice]) -> float:
+    """The correlation with a twin's band-pass map ``mine`` that a true copy of it would reach
+    in region ``inner`` of ``window`` (the card aligned on the region's surroundings), from
+    what the card shows round the region, where the twins are alike: the card's contrast
+    there (fitted on the twin's) times the twin's signal in the region, against the noise
+    left round it by that fit (blur, noise and JPEG alike)."""
+    outside = np.ones(mine.shape, bool)
+    outside[inner] = False
+    around = mine[outside].astype(np.float64)
+    seen = window[outside].astype(np.float64)
+    centred = around - around.mean()
+    gain = float(centred @ (seen - seen.mean()) / max(float(centred @ centred), 1e-9))
+    noise = float(np.var(seen - seen.mean() - gain * centred))
+    signal = gain * gain * float(np.var(mine[inner].astype(np.float64)))
+    return float(np.sqrt(signal / max(signal + noise, 1e-9)))
+
+
 class Clear(NamedTuple):
     """How far past what it demands a card lies towards a named twin from another (1 is just
     enough, below 1 not enough)."""
@@ -170,6 +224,10 @@ class Clear(NamedTuple):
     worst: float
     """In the region where it lies least towards it (``EVERY_REGION``: a deck enrolled in
     part)."""
+    near: float
+    """How near the named twin alone, against what a true copy would reach, it lies in the
+    region where it lies least near it (``NEAR_EVERY_REGION``: a deck enrolled in part; not
+    read, infinite, in a deck enrolled whole)."""
     blur: float
     """The camera's blur measured on the card (of ``CAMERA_BLURS``, camera pixels)."""
 
@@ -229,10 +287,12 @@ class PairCheck:
     """Where a card lies between two near twins, judged on their references alone."""
 
     def __init__(self, card_mm: tuple[float, float], grey: list[Floats], sharp: list[Floats],
-                 ref_px_per_mm: float) -> None:
+                 ref_px_per_mm: float, in_part: bool = False) -> None:
         """``grey``: the references' grey faces at ``ref_px_per_mm``; ``sharp``: their
-        band-pass maps."""
+        band-pass maps; ``in_part``: a deck enrolled in part, whose cards must also lie near
+        the named twin (``Clear.near``, not read otherwise)."""
         self.card_mm = card_mm
+        self.in_part = in_part
         self._grey = grey
         self._sharp = sharp
         self._px_per_mm = ref_px_per_mm
@@ -262,13 +322,14 @@ class PairCheck:
         if not tellable and scale[1] <= scale[0]:
             # At this card's resolution the two differ by less than noise (seen no finer
             # down it than across, nor would they as the camera sees it).
-            return Clear(0.0, 0.0, 0.0)
-        blur, regions, sharp = self._regions_read(frame, corners, mine, theirs, flip, scale,
-                                                  card)
+            return Clear(0.0, 0.0, 0.0, 0.0)
+        blur, regions, sharp, expected = self._regions_read(frame, corners, mine, theirs,
+                                                            flip, scale, card)
         seen = self._seen_difference(mine, theirs, flip, scale, blur)
         if not tellable and seen < TELL_APART_GREY:
-            return Clear(0.0, 0.0, 0.0)
+            return Clear(0.0, 0.0, 0.0, 0.0)
         weighed, worst = _balance(regions)
+        near = _near(regions, expected) if self.in_part else np.inf
         # The blur that fits best can blur the twins until they are all but one, where noise
         # seems a balance: a card that leans to the other twin on the sharpest references,
         # which keep the most of where they differ, is not cleared whatever the blur says.
@@ -283,19 +344,22 @@ class PairCheck:
         # (fresh deck 401, scene 9005, hard, 1280 x 720: named 35 at 1.07).
         needs = (MIN_BALANCE if scale[0] >= LOW_RESOLUTION else MIN_BALANCE_LOW) * max(
             1.0, TELL_APART_GREY / max(seen, 1e-3))
-        return Clear(weighed / needs, worst / EVERY_REGION, blur)
+        near_needs = NEAR_EVERY_REGION if scale[0] >= LOW_RESOLUTION else NEAR_EVERY_REGION_LOW
+        return Clear(weighed / needs, worst / EVERY_REGION, near / near_needs, blur)
 
     def _regions_read(self, frame: Image, corners: Points, mine: int, theirs: int, flip: bool,
-                      scale: Scale, card: _Card) -> tuple[float, list[Region], list[Region]]:
+                      scale: Scale, card: _Card
+                      ) -> tuple[float, list[Region], list[Region], list[float]]:
         """The camera's blur (pixels), and read with the references blurred by it and by the
         sharpest of ``CAMERA_BLURS``: for each region where twins ``mine`` and
         ``theirs`` differ: its size, the card's correlation with each and theirs with each
-        other. Each region is aligned once for both references, on its surroundings (what
-        the twins share), so neither can slide its strokes onto the card's. The references
-        are blurred as the camera blurs at ``scale`` pixels per millimetre along the card's
-        width and height (a tilted table sees one side coarser): by the one of
-        ``CAMERA_BLURS`` under which both fit the card best, on the regions and what
-        surrounds them."""
+        other; and under the camera's blur the correlation with ``mine`` a true copy of it
+        would reach in each region (``_expected``). Each region is aligned once for both
+        references, on its surroundings (what the twins share), so neither can slide its
+        strokes onto the card's. The references are blurred as the camera blurs at ``scale``
+        pixels per millimetre along the card's width and height (a tilted table sees one side
+        coarser): by the one of ``CAMERA_BLURS`` under which both fit the card best, on the
+        regions and what surrounds them."""
         to_picture = card_to_image(self.card_mm, corners)
         slack = 4
         seen = []
@@ -307,11 +371,12 @@ class PairCheck:
                 card.observed[box] = _band_pass(
                     sample_box(frame, to_picture, box_mm, slack + 4))[4:-4, 4:-4]
             seen.append((box, grown, card.observed[box]))
-        best: tuple[float, float, list[Region]] = (-np.inf, 0.0, [])
+        best: tuple[float, float, list[Region], list[tuple[PixelBox, int, int, _Pair]]] = (
+            -np.inf, 0.0, [], [])
         sharp: list[Region] = []
         for camera in CAMERA_BLURS:
             blur = self._reference_blur(camera, scale)
-            fits, regions = 0.0, []
+            fits, regions, windows = 0.0, [], []
             for box, grown, observed in seen:
                 pair = self._pair(mine, theirs, flip, box, grown, blur)
                 fit = cv2.matchTemplate(observed, pair.both, cv2.TM_CCOEFF_NORMED)
@@ -321,13 +386,21 @@ class PairCheck:
                     window = observed[dy:dy + pair.both.shape[0], dx:dx + pair.both.shape[1]]
                     card.looks[box, dx, dy] = _standard(window[pair.inner].ravel())
                 look = card.looks[box, dx, dy]
+                windows.append((grown, dx, dy, pair))
                 fits += float(most) * pair.reach * pair.mine.size
                 regions.append((float(pair.mine.size), float(look @ pair.mine),
                                 float(look @ pair.yours), pair.alike))
             sharp = sharp or regions
             if fits > best[0]:
-                best = (fits, camera, regions)
-        return best[1], best[2], sharp
+                best = (fits, camera, regions, windows)
+        expected = []
+        if self.in_part:  # only a deck enrolled in part asks how near (``Clear.near``)
+            blur = self._reference_blur(best[1], scale)
+            for (grown, dx, dy, pair), (_, _, observed) in zip(best[3], seen, strict=True):
+                ours = self._blurred(mine, False, grown, blur)
+                window = observed[dy:dy + ours.shape[0], dx:dx + ours.shape[1]]
+                expected.append(_expected(window, ours, pair.inner))
+        return best[1], best[2], sharp, expected
 
     def grown(self, mine: int, box: PixelBox) -> PixelBox:
         """Region ``box`` of reference ``mine`` with ``CONTEXT_PX`` round it, within the
