@@ -301,3 +301,38 @@ def test_cards_named_on_a_line_started_from_an_outline_do_not_teach_the_cloths_c
     cards, sure = judged[-1]
     assert any(card.seeded for card in cards)
     assert not any(flag for card, flag in zip(cards, sure, strict=True) if card.seeded)
+
+
+def test_an_outline_pushed_half_off_an_unnamed_card_does_not_take_its_place() -> None:
+    """An outline pushed half off an unnamed card (a Trains-look card's band and the cloth
+    beyond: Trains tuning table 302, hard, at 720p) read better than the card's own outline and
+    was kept in its place by ``apart``: alone, too little of it shows the cloth's colours
+    (the cloth beyond partly in colours too rare over the table to count as the cloth's).
+    Judged beside the card's outline, its own part is that cloth, and it goes; the card
+    stays."""
+    width, height = 63.0, 88.0
+    card = card_corners_mm((400.0, 300.0), 0.0, (width, height))
+    named = card_corners_mm((250.0, 300.0), 0.0, (width, height))
+    # Slid 45 % of a card off it: the two overlap by more than a quarter of a card.
+    pushed = card + np.array([0.0, -0.45 * height])
+    view = np.zeros((VIEW_SIZE[1], VIEW_SIZE[0], 3), np.uint8)
+    view[:] = (40, 160, 60)
+    view[:, ::6] = (120, 40, 110)
+    for corners in (card, named):
+        cv2.fillConvexPoly(view, np.round(corners * CLOTH_PX_PER_MM).astype(np.int32),
+                           (235, 235, 235))
+    # Spots of a colour rare over the table on the cloth the pushed outline covers.
+    top = round(float(pushed[:, 1].min()) * CLOTH_PX_PER_MM)
+    bottom = round(float(card[:, 1].min()) * CLOTH_PX_PER_MM)
+    left = round(float(card[:, 0].min()) * CLOTH_PX_PER_MM)
+    view[top:bottom:3, left:left + round(width * CLOTH_PX_PER_MM):3] = (200, 120, 20)
+    # The pushed outline reads better than the card's own (their reference scores).
+    cards = [SeenCard(Reading(name, 0.8 if name else 0.0, False, score, corners), corners,
+                      corners)
+             for name, score, corners in (("trains-1/a", 0.9, named), (None, 0.44, card),
+                                          (None, 0.47, pushed))]
+    alone = ghosts(view, [named, pushed], [False, True], [True, False])
+    assert alone == [False, False]  # judged alone, the pushed outline is kept
+    kept = deck_reader._apart_without_ghosts(view, cards, [], (width, height))
+    assert [card.table_corners is pushed for card in kept] == [False, False]
+    assert any(seen.table_corners is card for seen in kept)
