@@ -220,6 +220,11 @@ def test_a_track_card_of_the_cloths_own_colours_is_kept_unnamed(
     # Lines started from their outlines now name the 308 card (rightly) from its
     # neighbours; without them it stays the unnamed outline the rule is to keep.
     monkeypatch.setattr(deck_reader, "RAIL_SHIFTS_MM", ())
+    # On hard table 300 the far marker is now read again (``vision.markers.REFOUND_PX``), and
+    # through the table so fitted the search does not find this card at all (a card lost to
+    # the better table: docs/vision-history.md, "Markers read again where the others put
+    # them"); the rule is tested on the three-marker table it was set on.
+    monkeypatch.setattr("vision.markers.REFOUND_FIT_PX", 0.0)
     deck = styled_deck("rollecate", 1)
     references = _references(deck)
     before, truth = _read(deck, seed, level, references, False, monkeypatch)
