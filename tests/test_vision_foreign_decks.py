@@ -404,13 +404,17 @@ def test_a_big_group_of_twins_keeps_enough_components_to_name_plain_words_at_108
     assert wrong == [] and right >= 20, (shown, right)
 
 
-def _four_twins(tmp_path: Path) -> tuple[StyledDeck, CardReferences, Path, Image]:
+def _four_twins(tmp_path: Path, complete: bool = True
+                ) -> tuple[StyledDeck, CardReferences, Path, Image]:
     """An artwork deck's first four cards (one artwork, four numbers) on an easy table, their
     classifiers learnt at the resolutions the table shows them at and saved with the
-    references."""
+    references; by default enrolled as a deck of these four alone (``complete``: no card left
+    out can lie on the table, so the near rule for a deck enrolled in part, tested on its own,
+    does not decide these reads)."""
     deck = styled_deck("artwork", 3)
     references = CardReferences(deck.deck.name, deck.card_mm,
-                                deck.scans(card.id for card in deck.deck.cards[:4]))
+                                deck.scans(card.id for card in deck.deck.cards[:4]),
+                                complete=complete)
     image, truth = render_cards([card.id for card in deck.deck.cards[:4]], 2, "easy",
                                 faces=deck)
     steps = sorted({rung(resolution(deck.card_mm, way)) for seen in truth.cards
@@ -555,7 +559,8 @@ OLD_FORMAT = Path(__file__).resolve().parent / "fixtures" / "vision" / "twins_05
 
 def test_references_saved_before_the_ladder_learn_their_classifiers_again(
         tmp_path: Path) -> None:
-    deck, references, _, image = _four_twins(tmp_path)
+    # A file this old does not say whether the deck was enrolled whole: taken as in part.
+    deck, references, _, image = _four_twins(tmp_path, complete=False)
     old = load_references(OLD_FORMAT)
     assert isinstance(old, CardReferences) and not old._saved
     # The same faces: only the classifiers' version differs, and they are learnt again.
@@ -621,7 +626,8 @@ def full_hd(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_twins_learnt_at_enrollment_serve_a_1080p_webcam(monkeypatch: pytest.MonkeyPatch) -> None:
     deck = styled_deck("artwork", 3)
     names = [card.id for card in deck.deck.cards[:4]]
-    references = CardReferences(deck.deck.name, deck.card_mm, deck.scans(names))
+    # A deck of these four alone (as in ``_four_twins``).
+    references = CardReferences(deck.deck.name, deck.card_mm, deck.scans(names), complete=True)
     references.learn_twins()
     image, truth = render_cards(names, 1, "easy", faces=deck)
     # Past the top of the ladder enrollment learnt for a 1280 x 720 webcam (rung 1).
@@ -664,9 +670,14 @@ def test_a_whole_deck_names_a_sharp_twin_unlike_its_simulated_photographs() -> N
     image, truth = render_cards(names, 1, "easy", faces=deck)
     whole = CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
     assert [whole.read(image, card.corners).name for card in truth.cards] == names
+    # Enrolled in part the 7 stays unnamed. The near rule for a deck enrolled in part also
+    # leaves the 5 and the 8 (each lies 0.10 and 0.21 near the named twin where it differs
+    # from the 8 and the 5, alike there at 0.96; cards left out of a deck named as a twin lay
+    # up to 0.28), but names none wrong.
     part = CardReferences(deck.deck.name, deck.card_mm, deck.scans())
-    assert [part.read(image, card.corners).name for card in truth.cards] == [
-        names[0], names[1], None, names[3]]
+    readings = [part.read(image, card.corners).name for card in truth.cards]
+    assert readings[2] is None and names[1] in readings
+    assert all(name in (None, right) for name, right in zip(readings, names, strict=True))
 
 
 def test_whether_the_whole_deck_was_enrolled_is_saved_with_it(tmp_path: Path) -> None:
