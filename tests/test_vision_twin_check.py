@@ -74,8 +74,9 @@ def test_a_twin_seen_through_a_blurry_camera_clears_the_check_and_never_as_its_t
     With the references blurred by a fixed 0.6 px of the camera (the check before) fewer
     cleared: references sharper than the card lie further from it than its own twin does (at
     1920 x 1080 the fitted blur clears 54 of 56, a fixed 0.6 px 52; the fitted blur cleared 56
-    before patches lying together were read as one region, where the waist and side of a Trains-look 18 read against its 10 are one region
-    now and lean 0.05 to the 10 on the sharpest references, which vetoes the fitted blur)."""
+    before patches lying together were read as one region: the waist and side of a
+    Trains-look 18 read against its 10 are one region now, and lean 0.05 to the 10 on the
+    sharpest references, which vetoes the fitted blur)."""
     image, cards = _twins_seen(trains, factor, 1.6, seed, "hard")
     pairs = TWINS * (TWINS - 1)
     right, wrong = _cleared(trains._pairs, image, cards)
