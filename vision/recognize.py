@@ -82,6 +82,22 @@ a card matching its whole face this poorly (half under another card or a hand, a
 few millimetres off) may show wrong. On the tuning deck's tables (seed 1, Trains look, full
 pipeline) the three wrong twins the classifier and the check agreed on matched 0.56-0.67; of
 58 right twins on six of those tables one matched less than 0.7."""
+SLIDE_RIVAL_GAP = 0.05
+"""How near the best (correlation) another place of the placing slide, ``SLIDE_RIVAL_MM`` or
+more from it, must come for the slide to be unsure where the card lies: a face that repeats
+itself (a Rollecate track's sleepers) fits a step off nearly as well as in place..."""
+SLIDE_RIVAL_MM = 2.5
+"""...(the slide's own peak spans about a millimetre each way)..."""
+SLIDE_UNSURE_MARGIN = 0.03
+"""...and then how far above ``twin_min_score`` a near twin's whole-card score must lie. A
+Rollecate chaos-1 slid a sleeper's step (4 mm) off matched 0.652 there against the 0.65 bar,
+and in that place its pips leaned to chaos-2's (tuning table 301, easy, 1920 x 1080, its
+corners jittered as ``vision_benchmark.py --naming`` does: named chaos-2 once pairs of
+patches lying together were read as one region, ``twin_check._merged``). Of the 1,244 near
+twins named at jittered true corners on the tuning tables 300-305 (every style and level at
+1920 x 1080), 31 were placed by a slide this unsure, all Rollecate, the one wrong name among
+them 0.002 above its bar and the right ones 0.018 (a hard table's track-2, now left unnamed)
+and then 0.043 or more."""
 TWIN_MIN_SCORE_SHARP = 0.65
 """...and for a card seen at ``TWIN_SHARP_PX_PER_MM`` or more along its shorter side: so large
 in the picture, a card matches its face worse mostly through what lies over it or its light,
@@ -164,6 +180,14 @@ def _thumb(face_bgr: Image) -> Floats:
 
 def _ncc(image: Floats, template: Floats) -> float:
     return float(cv2.matchTemplate(image, template, cv2.TM_CCOEFF_NORMED).max())
+
+
+def _rival(fit: np.ndarray, peak: tuple[int, int], apart: float) -> float:
+    """The best of a slide's correlation map ``fit`` at least ``apart`` pixels from its
+    ``peak`` (x, y): -1 where none lies so far."""
+    ys, xs = np.mgrid[0:fit.shape[0], 0:fit.shape[1]]
+    far = (xs - peak[0]) ** 2 + (ys - peak[1]) ** 2 >= apart * apart
+    return float(fit[far].max()) if far.any() else -1.0
 
 
 def twin_min_score(scale: tuple[float, float]) -> float:
@@ -304,7 +328,8 @@ class CardReferences:
         leader, leader_turned = shortlist[0]
         wide = self._fine_sample(frame, ways[leader_turned], SEARCH_PAD)
         fit = cv2.matchTemplate(wide, self._fine[leader], cv2.TM_CCOEFF_NORMED)
-        _, _, _, (dx, dy) = cv2.minMaxLoc(fit)
+        _, placed, _, (dx, dy) = cv2.minMaxLoc(fit)
+        unsure = _rival(fit, (dx, dy), SLIDE_RIVAL_MM * FINE_PX_PER_MM) > placed - SLIDE_RIVAL_GAP
         shift = np.array([dx - SEARCH_PAD, dy - SEARCH_PAD], np.float64) / FINE_PX_PER_MM
         if leader_turned:
             shift = -shift
@@ -337,7 +362,8 @@ class CardReferences:
         ranked = sorted(scored.values(), reverse=True)
         score, best, turned = ranked[0]
         group, boxes = self._group(best)
-        least_named = (twin_min_score(resolution(self.card_mm, corners)) if len(group) > 1
+        least_named = (twin_min_score(resolution(self.card_mm, corners))
+                       + (SLIDE_UNSURE_MARGIN if unsure else 0.0) if len(group) > 1
                        else MIN_SCORE)
         floor = max(least_score, least_named) if only_named else least_score
         # The classifier may name another twin, scored then on its own reference.

@@ -215,6 +215,34 @@ def _expected(window: Floats, mine: Floats, inner: tuple[slice, slice]) -> float
     return float(np.sqrt(signal / max(signal + noise, 1e-9)))
 
 
+def _merged(boxes: list[PixelBox]) -> list[PixelBox]:
+    """``boxes`` with any two that lie within ``CONTEXT_PX`` of each other made one (their
+    bounding box), until none do. A region is aligned on what surrounds it, which must be what
+    the twins share: where that holds part of another region (the letters of one word, split
+    where the two words happen to agree), the card's strokes can slide onto the other twin's.
+    A plain 'nut' read against 'mint' (tuning table 304, medium, 1920 x 1080) split into 'n'
+    and 'ut'/'nt'; aligned alone, the card's 'ut' slid onto 'mint''s 'nt' and leaned to it.
+    An artwork's two corner badges lie far apart and stay two regions."""
+    merged: list[PixelBox | None] = list(boxes)
+    for first in range(len(merged)):
+        if merged[first] is None:
+            continue
+        grown = True
+        while grown:
+            grown = False
+            for second in range(len(merged)):
+                one, other = merged[first], merged[second]
+                if second == first or one is None or other is None:
+                    continue
+                if (one[0] - CONTEXT_PX < other[2] and other[0] - CONTEXT_PX < one[2]
+                        and one[1] - CONTEXT_PX < other[3] and other[1] - CONTEXT_PX < one[3]):
+                    merged[first] = (min(one[0], other[0]), min(one[1], other[1]),
+                                     max(one[2], other[2]), max(one[3], other[3]))
+                    merged[second] = None
+                    grown = True
+    return [box for box in merged if box is not None]
+
+
 class Clear(NamedTuple):
     """How far past what it demands a card lies towards a named twin from another (1 is just
     enough, below 1 not enough)."""
@@ -441,7 +469,12 @@ class PairCheck:
 
     def _region(self, mine: int, theirs: int, flip: bool) -> list[PixelBox]:
         """Where twins ``mine`` and ``theirs`` (turned if ``flip``) differ: boxes in reference
-        pixels, one per patch of difference (such as each corner's index)."""
+        pixels, one per patch of difference (such as each corner's index). In a deck enrolled
+        whole, patches lying within ``CONTEXT_PX`` of each other are one region (``_merged``).
+        A deck enrolled in part reads each alone: a card left out differs from the named twin
+        in one patch of their difference (a Trains-look 48 from its 40 in the 8's waist), and
+        merged with the patches where it agrees, that region no longer leans away
+        (``EVERY_REGION``: 48 and 78 were named 40 and 70 beside their twins, easy table)."""
         key = (mine, theirs, flip)
         if key not in self._regions:
             ours, yours = self._sharp[mine], self._sharp[theirs]
@@ -453,10 +486,11 @@ class PairCheck:
             grow = round(self._px_per_mm)
             height, width = difference.shape
             largest = max(int(boxes[k, 4]) for k in range(1, parts))
-            self._regions[key] = [(max(0, x - grow), max(0, y - grow), min(width, x + w + grow),
-                                   min(height, y + h + grow))
-                                  for x, y, w, h, area in (boxes[k] for k in range(1, parts))
-                                  if area >= 0.1 * largest]
+            patches = [(max(0, x - grow), max(0, y - grow), min(width, x + w + grow),
+                        min(height, y + h + grow))
+                       for x, y, w, h, area in (boxes[k] for k in range(1, parts))
+                       if area >= 0.1 * largest]
+            self._regions[key] = patches if self.in_part else _merged(patches)
         return self._regions[key]
 
     def _tellable(self, first: int, second: int, flip: bool, scale: Scale) -> bool:
