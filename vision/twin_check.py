@@ -217,30 +217,33 @@ def _expected(window: Floats, mine: Floats, inner: tuple[slice, slice]) -> float
 
 def _merged(boxes: list[PixelBox]) -> list[PixelBox]:
     """``boxes`` with any two that lie within ``CONTEXT_PX`` of each other made one (their
-    bounding box), until none do. A region is aligned on what surrounds it, which must be what
-    the twins share: where that holds part of another region (the letters of one word, split
-    where the two words happen to agree), the card's strokes can slide onto the other twin's.
+    bounding box, in the place of the first box to grow), until none do. A region is aligned
+    on what surrounds it, which must be what the twins share: where that holds part of another
+    region (the letters of one word, split where the two words happen to agree), the card's
+    strokes can slide onto the other twin's.
     A plain 'nut' read against 'mint' (tuning table 304, medium, 1920 x 1080) split into 'n'
     and 'ut'/'nt'; aligned alone, the card's 'ut' slid onto 'mint''s 'nt' and leaned to it.
     An artwork's two corner badges lie far apart and stay two regions."""
-    merged: list[PixelBox | None] = list(boxes)
-    for first in range(len(merged)):
-        if merged[first] is None:
+    merged = list(boxes)
+    first = 0
+    while first < len(merged):
+        other = next((index for index, box in enumerate(merged)
+                      if index != first and _within_context(merged[first], box)), None)
+        if other is None:
+            first += 1
             continue
-        grown = True
-        while grown:
-            grown = False
-            for second in range(len(merged)):
-                one, other = merged[first], merged[second]
-                if second == first or one is None or other is None:
-                    continue
-                if (one[0] - CONTEXT_PX < other[2] and other[0] - CONTEXT_PX < one[2]
-                        and one[1] - CONTEXT_PX < other[3] and other[1] - CONTEXT_PX < one[3]):
-                    merged[first] = (min(one[0], other[0]), min(one[1], other[1]),
-                                     max(one[2], other[2]), max(one[3], other[3]))
-                    merged[second] = None
-                    grown = True
-    return [box for box in merged if box is not None]
+        one, two = merged[first], merged.pop(other)
+        first -= other < first
+        merged[first] = (min(one[0], two[0]), min(one[1], two[1]),
+                         max(one[2], two[2]), max(one[3], two[3]))
+    return merged
+
+
+def _within_context(one: PixelBox, other: PixelBox) -> bool:
+    """Whether two boxes lie within ``CONTEXT_PX`` of each other (one's context reaches the
+    other)."""
+    return (one[0] - CONTEXT_PX < other[2] and other[0] - CONTEXT_PX < one[2]
+            and one[1] - CONTEXT_PX < other[3] and other[1] - CONTEXT_PX < one[3])
 
 
 class Clear(NamedTuple):
