@@ -46,10 +46,15 @@ def _cleared(check: twin_check.PairCheck, image: Image,
     return right, wrong
 
 
+def _enrolled_whole(style: str) -> CardReferences:
+    """The tuning deck (seed 1) of a look, every card enrolled."""
+    deck = styled_deck(style, 1)
+    return CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
+
+
 @pytest.fixture(scope="module")
 def trains() -> CardReferences:
-    deck = styled_deck("trains", 1)
-    return CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
+    return _enrolled_whole("trains")
 
 
 @pytest.mark.parametrize(("factor", "seed"), [(1.0, 3), (1.5, 4)])
@@ -163,8 +168,7 @@ def test_one_slide_against_both_twins_adds_the_slides_against_each(
 
 @pytest.fixture(scope="module")
 def artwork() -> CardReferences:
-    deck = styled_deck("artwork", 1)
-    return CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
+    return _enrolled_whole("artwork")
 
 
 @pytest.mark.parametrize("pair", [("artwork-1/25", "artwork-1/28"),
@@ -288,8 +292,7 @@ def test_patches_lying_together_are_one_region_and_those_apart_stay_apart() -> N
 
 @pytest.fixture(scope="module")
 def plain() -> CardReferences:
-    deck = styled_deck("plain", 1)
-    return CardReferences(deck.deck.name, deck.card_mm, deck.scans(), complete=True)
+    return _enrolled_whole("plain")
 
 
 @pytest.mark.parametrize("pair", [("plain-1/nut", "plain-1/mint"),
