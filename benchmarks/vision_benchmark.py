@@ -318,6 +318,16 @@ NAMING_JITTER_MM = 0.7
 """Outline error the naming-only run puts on the true corners (an outline found a little off)."""
 
 
+def jittered(corners: np.ndarray, card_mm: tuple[float, float],
+             rng: np.random.Generator) -> np.ndarray:
+    """A card's true ``corners`` as an outline hands them to the namer: each moved by
+    ``NAMING_JITTER_MM`` (one standard deviation, at the card's px/mm across) and started from
+    either end (the draws ``name_styled`` makes, card after card, from its table's ``rng``)."""
+    scale = float(np.hypot(*(corners[1] - corners[0]))) / card_mm[0]
+    moved = corners + rng.normal(0, NAMING_JITTER_MM * scale, (4, 2))
+    return np.roll(moved, 2 * int(rng.integers(0, 2)), axis=0)
+
+
 def name_styled(job: tuple[str, int, int, str], shots: int = 1) -> Counter[str]:
     """Naming alone on one rendered table of a foreign deck: every card in view is handed to
     the namer at its true corners, jittered by ``NAMING_JITTER_MM`` and started from either
@@ -333,9 +343,7 @@ def name_styled(job: tuple[str, int, int, str], shots: int = 1) -> Counter[str]:
         for seen in truth.cards:
             if seen.occluded:
                 continue
-            scale = float(np.hypot(*(seen.corners[1] - seen.corners[0]))) / deck.card_mm[0]
-            corners = seen.corners + rng.normal(0, NAMING_JITTER_MM * scale, (4, 2))
-            corners = np.roll(corners, 2 * int(rng.integers(0, 2)), axis=0)
+            corners = jittered(seen.corners, deck.card_mm, rng)
             begin = time.perf_counter()
             name = references.read(image, corners).name
             counts["naming_us"] += round(1e6 * (time.perf_counter() - begin))

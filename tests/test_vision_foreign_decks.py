@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.vision_benchmark import name_styled
+from benchmarks.vision_benchmark import jittered, name_styled
 from host.cli import main
 from host.deck import DeckError, deck_from, parse_deck
 from vision import deck_reader, recognize, scene, twin_check, twins
@@ -160,7 +160,7 @@ def test_a_card_left_out_lying_off_the_line_between_two_twins_is_not_named_as_ei
     enrolled = [card.id for index, card in enumerate(deck.deck.cards) if (index + 1) % 3]
     assert "artwork-1/33" not in enrolled and {"artwork-1/35", "artwork-1/37"} <= set(enrolled)
     part = CardReferences(deck.deck.name, deck.card_mm, deck.scans(enrolled))
-    seed, jitter_mm = 303, 0.7  # the benchmark's table and NAMING_JITTER_MM
+    seed = 303  # the benchmark's table
     with scene.scaled_camera(1.5):
         table = scene.lay_table(spread_layout(deck, seed),
                                 scene.Look.draw(seed, scene.difficulty("easy")), faces=deck)
@@ -170,9 +170,7 @@ def test_a_card_left_out_lying_off_the_line_between_two_twins_is_not_named_as_ei
     for seen in truth.cards:
         if seen.occluded:
             continue
-        factor = float(np.hypot(*(seen.corners[1] - seen.corners[0]))) / deck.card_mm[0]
-        corners = seen.corners + rng.normal(0, jitter_mm * factor, (4, 2))
-        corners = np.roll(corners, 2 * int(rng.integers(0, 2)), axis=0)
+        corners = jittered(seen.corners, deck.card_mm, rng)
         if seen.name in ("artwork-1/33", "artwork-1/35", "artwork-1/37"):
             named[seen.name] = part.read(image, corners).name
     assert named == {"artwork-1/33": None, "artwork-1/35": "artwork-1/35",
