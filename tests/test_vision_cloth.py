@@ -12,7 +12,7 @@ from vision.deck_reader import DeckReader, SeenCard
 from vision.deck_scene import render_spread
 from vision.imaging import Image, Matrix, Points, transform_points
 from vision.markers import MARKER_CENTRES_MM, TableFinder
-from vision.outline import OutlineFinder, card_corners_mm, crosswise
+from vision.outline import EDGE_STRENGTH, OutlineFinder, card_corners_mm, crosswise
 from vision.recognize import CardReferences, Reading
 from vision.scene import GroundTruth, scaled_camera
 from vision.styles import StyledDeck, styled_deck
@@ -220,6 +220,10 @@ def test_a_track_card_of_the_cloths_own_colours_is_kept_unnamed(
     # Lines started from their outlines now name the 308 card (rightly) from its
     # neighbours; without them it stays the unnamed outline the rule is to keep.
     monkeypatch.setattr(deck_reader, "RAIL_SHIFTS_MM", ())
+    # Faint outlines (vision.outline.FAINT_STRENGTH) and the peaks beyond the 150 strongest
+    # name it too: outlines are searched for as they were when the rule was set.
+    monkeypatch.setattr("vision.outline.FAINT_STRENGTH", EDGE_STRENGTH)
+    monkeypatch.setattr("vision.outline.MAX_CANDIDATES", 150)
     # On hard table 300 the far marker is now read again (``vision.markers.REFOUND_PX``), and
     # through the table so fitted the search does not find this card at all (a card lost to
     # the better table: docs/vision-history.md, "Markers read again where the others put

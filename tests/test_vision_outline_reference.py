@@ -18,6 +18,7 @@ from vision.outline import (
     ALONG,
     ANGLE_SLACK_MM,
     EDGE_STRENGTH,
+    FAINT_STRENGTH,
     FIT_CAP,
     TOPDOWN_PX_PER_MM,
     Floats,
@@ -71,9 +72,10 @@ def _reference_angle(finder: OutlineFinder, peak: tuple[int, int], gx: Floats, g
 
 
 def _reference_fit(finder: OutlineFinder, gradient: Floats, centres: npt.NDArray[np.float64],
-                   turns: npt.NDArray[np.float64], every: int = 1) -> tuple[Floats, Floats]:
-    """Each pose's fit and support on every ``every``-th rim sample, turning every rim
-    normal by its own rotation."""
+                   turns: npt.NDArray[np.float64], every: int = 1,
+                   strength: float = FAINT_STRENGTH) -> tuple[Floats, Floats]:
+    """Each pose's fit and support (on edges of ``strength``) on every ``every``-th rim
+    sample, turning every rim normal by its own rotation."""
     scale = TOPDOWN_PX_PER_MM
     radians = np.radians(turns).astype(np.float32)
     c, s = np.cos(radians)[:, None], np.sin(radians)[:, None]
@@ -89,7 +91,7 @@ def _reference_fit(finder: OutlineFinder, gradient: Floats, centres: npt.NDArray
     along = np.abs(sx * nx + sy * ny)
     aligned = along > ALONG * np.hypot(sx, sy)
     fit = (np.minimum(along, FIT_CAP) * aligned).mean(axis=1)
-    return fit, (aligned & (along > EDGE_STRENGTH)).mean(axis=1)
+    return fit, (aligned & (along > strength)).mean(axis=1)
 
 
 @pytest.mark.parametrize(("style", "level", "seed"), TABLES)
@@ -125,6 +127,12 @@ def test_the_fast_steps_give_what_the_plain_ones_do(style: str, level: str, seed
     fit, support, _ = finder._score(gradient, centres, turns, 3, by_side=False)
     expected_fit, expected_support = _reference_fit(finder, gradient, centres, turns, 3)
     assert np.array_equal(fit, expected_fit), (style, level, seed)
+    assert np.array_equal(support, expected_support), (style, level, seed)
+    # Support on sure edges, as the search judges which outlines are faint.
+    _, support, _ = finder._score(gradient, centres, turns, by_side=False,
+                                  strength=EDGE_STRENGTH)
+    _, expected_support = _reference_fit(finder, gradient, centres, turns,
+                                         strength=EDGE_STRENGTH)
     assert np.array_equal(support, expected_support), (style, level, seed)
 
 

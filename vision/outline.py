@@ -38,7 +38,13 @@ camera's own pixels)."""
 REACH_MM = 60.0
 """How far beyond the markers' centres cards are looked for."""
 EDGE_STRENGTH = 40.0
-"""Gradient (Sobel units along the outline's normal) an edge pixel needs to support a side."""
+"""Gradient (Sobel units along the outline's normal) an edge pixel needs to support a side
+surely (and to vote for a card's centre)."""
+FAINT_STRENGTH = 25.0
+"""...and to support it at all: an outline kept only on such fainter edges (``_kept`` at
+``EDGE_STRENGTH`` refuses it) is a faint outline, a card only where it is named
+(``Outline.guess``). A dark card on a dark wooden cloth shows its sides at 25-40; a cloth's
+stripes fit a card's outline at that strength too, but name no card."""
 ALONG = 0.75
 """Share of an edge pixel's gradient that must lie along the outline's normal: an edge running
 across the outline (artwork, a cloth's stripes) is no support."""
@@ -54,8 +60,9 @@ OPEN_SIDE_SUPPORT = 0.6
 side shows no edge)."""
 MAX_OVERLAP = 0.25
 """Share of a card's area another accepted card may cover (a pile's cards below the top)."""
-MAX_CANDIDATES = 150
-"""Vote peaks examined per frame."""
+MAX_CANDIDATES = 300
+"""Vote peaks examined per frame (on a busy cloth a table shows 500-2,000: a line of cards on
+stripes, each of whose cards fits its outline all round, can rank below 400)."""
 WINDOW_CANDIDATES = 40
 """Fewest vote peaks examined in a window searched again round a change."""
 REFINE_STEPS = ((12.0, 3.0), (6.0, 3.0), (3.0, 1.5), (1.5, 0.75), (0.75, 0.4), (0.4, 0.2))
@@ -157,7 +164,8 @@ class Outline:
     """Corners in table millimetres: assumed top-left, top-right, bottom-right, bottom-left."""
     guess: bool = False
     """Placed a pitch apart from a card found on its line (``OutlineFinder._placed_lines``),
-    one of several placings of that line: a card only where it is named."""
+    one of several placings of that line, or found on faint edges only (``FAINT_STRENGTH``): a
+    card only where it is named."""
 
 
 def _rotation(degrees: float) -> npt.NDArray[np.float64]:
@@ -290,7 +298,8 @@ class OutlineFinder:
         own lies; with ``rivals``, also where one does, and placed a pitch apart from each card
         found on the line too (for a caller that names them all and keeps the better named:
         along a line of Rollecate's track cards the card found on its own sits a rail's
-        spacing off, along a line of artwork cards the placed line may).
+        spacing off, along a line of artwork cards the placed line may); faint outlines
+        (``Outline.guess``, a card only where named) only with ``rivals``.
         ``view``: the frame's top-down view (of the window), where the caller has it already.
         """
         left, top = (window or (0, 0))[:2]
@@ -323,37 +332,43 @@ class OutlineFinder:
         cards = cards.chosen(np.all([np.hypot(*(on_table - marker).T) >= MARKER_SIZE_MM
                                      for marker in MARKER_CENTRES_MM.values()], axis=0))
         cards = cards.joined(self._along_lines(gradient, cards))
-        own = self._outlines(cards, (left, top), max_overlap)
+        _, support, sides = self._score(gradient, cards.centres, cards.turns,
+                                        strength=EDGE_STRENGTH)
+        faint = ~_kept(replace(cards, support=support, sides=sides))
+        own = self._outlines(cards, (left, top), max_overlap, faint)
         # Placings of a line a rail apart fit its edges alike: all are kept, to be named.
         cut, phased = self._placed_lines(gradient, cards, rivals)
         placed = (self._outlines(cut, (left, top), 1.0)
                   + [replace(outline, guess=True)
                      for outline in self._outlines(phased, (left, top), 1.0)])
-        # A placed card where one was found on its own already is that card.
+        # A placed card where one was found surely on its own already is that card.
         placed = [outline for outline in placed if not any(
             np.hypot(*np.subtract(outline.centre, other.centre)) < LINE_SAME_MM
             and turn_apart(outline.degrees, other.degrees) < 3.0
-            for other in own)]
+            for other in own if not other.guess)]
         both = own + placed
         if rivals:
             return both
+        both = [outline for outline in both if not outline.guess]
         kept = apart([outline.corners for outline in both],
                      [float(len(both) - index) for index in range(len(both))], self.card_mm,
                      max_overlap)
         return [both[index] for index in sorted(kept)]
 
-    def _outlines(self, cards: _Poses, corner: tuple[int, int], max_overlap: float
-                  ) -> list[Outline]:
+    def _outlines(self, cards: _Poses, corner: tuple[int, int], max_overlap: float,
+                  faint: npt.NDArray[np.bool_] | None = None) -> list[Outline]:
         """Poses of the view (whose top-left is ``corner`` of the whole view) as outlines on
         the table, most complete first, none covering a more complete one by more than
-        ``max_overlap``."""
+        ``max_overlap`` (``faint``: which poses are found on faint edges only, guesses)."""
         scale = TOPDOWN_PX_PER_MM
+        faint = np.zeros(len(cards.centres), bool) if faint is None else faint
         found: list[Outline] = []
-        for (cx, cy), turn, support in zip(cards.centres, cards.turns, cards.support,
-                                           strict=True):
+        for (cx, cy), turn, support, guess in zip(cards.centres, cards.turns, cards.support,
+                                                  faint, strict=True):
             centre = ((cx + corner[0]) / scale - REACH_MM, (cy + corner[1]) / scale - REACH_MM)
             found.append(Outline(centre, float(turn) % 180.0, float(support),
-                                 card_corners_mm(centre, float(turn) % 180.0, self.card_mm)))
+                                 card_corners_mm(centre, float(turn) % 180.0, self.card_mm),
+                                 bool(guess)))
         kept = apart([outline.corners for outline in found],
                      [outline.support for outline in found], self.card_mm, max_overlap)
         return [found[index] for index in kept]
@@ -495,13 +510,14 @@ class OutlineFinder:
         return mains
 
     def _score(self, gradient: Floats, centres: npt.NDArray[np.float64],
-               turns: npt.NDArray[np.float64], every: int = 1, by_side: bool = True
-               ) -> tuple[Floats, Floats, Floats]:
+               turns: npt.NDArray[np.float64], every: int = 1, by_side: bool = True,
+               strength: float | None = None) -> tuple[Floats, Floats, Floats]:
         """For each pose: how strongly the rim lies on edges running along it (the fit, which
         peaks where the outline sits exactly on the card's edge), the support (share of rim
         samples on such edges) and the support of each side (``every``: use every so many rim
-        samples; ``by_side`` False: no sides, an empty array). ``gradient``: the view's x and
-        y gradient, two channels."""
+        samples; ``by_side`` False: no sides, an empty array; ``strength``: the gradient along
+        the normal a sample on an edge shows, ``FAINT_STRENGTH`` unless given). ``gradient``:
+        the view's x and y gradient, two channels."""
         rim = self._rim_samples.get(every)
         if rim is None:
             rim = self._rim_samples[every] = _RimSamples.of(self.rim, every)
@@ -521,7 +537,7 @@ class OutlineFinder:
             else:
                 np.abs(sy[:, part] * c - sx[:, part] * s, out=along[:, part])
         aligned = along > ALONG * np.hypot(sx, sy)
-        on_edge = aligned & (along > EDGE_STRENGTH)
+        on_edge = aligned & (along > (FAINT_STRENGTH if strength is None else strength))
         fit = (np.minimum(along, FIT_CAP) * aligned).mean(axis=1)
         if not by_side:
             return fit, on_edge.mean(axis=1), np.zeros((len(fit), 0), np.float32)
