@@ -81,9 +81,9 @@ def test_identify_finds_more_cards_with_the_calibrated_empty_table(table: Table)
     assert said == ""
     assert identify(table, "--no-calibration") == (without, "")
     visible = [card for card in table.truth.cards if not card.occluded]
-    # Measured: 14 of 20 cards found without (11 before lines were also placed from the cards
-    # found on them), 18 with.
-    assert len(calibrated) >= len(without) + 3 and len(calibrated) <= len(visible), calibrated
+    # Measured: 18 of 20 cards found without (14 before faint outlines, 11 before lines were
+    # also placed from the cards found on them), 19 with.
+    assert len(calibrated) > len(without) and len(calibrated) <= len(visible), calibrated
     for card in calibrated:  # found where a card lies, and never a wrong name
         seen = min(visible, key=lambda truth: float(np.hypot(*np.subtract(truth.centre,
                                                                            card["centre"]))))

@@ -309,6 +309,9 @@ def test_refining_starts_that_all_fall_away_finds_nothing() -> None:
     poses = finder._refine(gradient, np.array([[100.0, 100.0], [60.0, 90.0]]),
                            np.array([0.0, 30.0]), REFINE_STEPS, EARLY_SUPPORT)
     assert len(poses.centres) == 0 and len(poses.support) == 0
+    # A whole search of a bare cloth: no pose to judge faint either.
+    frame, _ = photograph(lay_table([], Look.draw(2204, difficulty("easy"))), 0, hands=0)
+    assert finder.find(frame, _homography(frame), rivals=True) == []
 
 
 def test_an_outline_off_a_loose_card_is_moved_onto_the_cards_own_rim() -> None:

@@ -518,6 +518,9 @@ class OutlineFinder:
         samples; ``by_side`` False: no sides, an empty array; ``strength``: the gradient along
         the normal a sample on an edge shows, ``FAINT_STRENGTH`` unless given). ``gradient``:
         the view's x and y gradient, two channels."""
+        if not len(centres):  # cv2.remap refuses an empty map
+            empty = np.zeros(0, np.float32)
+            return empty, empty, np.zeros((0, 4 if by_side else 0), np.float32)
         rim = self._rim_samples.get(every)
         if rim is None:
             rim = self._rim_samples[every] = _RimSamples.of(self.rim, every)
