@@ -339,8 +339,7 @@ class OutlineFinder:
         # Placings of a line a rail apart fit its edges alike: all are kept, to be named.
         cut, phased = self._placed_lines(gradient, cards, rivals)
         placed = (self._outlines(cut, (left, top), 1.0)
-                  + [replace(outline, guess=True)
-                     for outline in self._outlines(phased, (left, top), 1.0)])
+                  + self._outlines(phased, (left, top), 1.0, True))
         # A placed card where one was found surely on its own already is that card.
         placed = [outline for outline in placed if not any(
             np.hypot(*np.subtract(outline.centre, other.centre)) < LINE_SAME_MM
@@ -356,19 +355,19 @@ class OutlineFinder:
         return [both[index] for index in sorted(kept)]
 
     def _outlines(self, cards: _Poses, corner: tuple[int, int], max_overlap: float,
-                  faint: npt.NDArray[np.bool_] | None = None) -> list[Outline]:
+                  guess: npt.NDArray[np.bool_] | bool = False) -> list[Outline]:
         """Poses of the view (whose top-left is ``corner`` of the whole view) as outlines on
         the table, most complete first, none covering a more complete one by more than
-        ``max_overlap`` (``faint``: which poses are found on faint edges only, guesses)."""
+        ``max_overlap`` (``guess``: which are ``Outline.guess``, or whether all are)."""
         scale = TOPDOWN_PX_PER_MM
-        faint = np.zeros(len(cards.centres), bool) if faint is None else faint
+        guesses = np.broadcast_to(guess, len(cards.centres))
         found: list[Outline] = []
-        for (cx, cy), turn, support, guess in zip(cards.centres, cards.turns, cards.support,
-                                                  faint, strict=True):
+        for (cx, cy), turn, support, guessed in zip(cards.centres, cards.turns, cards.support,
+                                                    guesses, strict=True):
             centre = ((cx + corner[0]) / scale - REACH_MM, (cy + corner[1]) / scale - REACH_MM)
             found.append(Outline(centre, float(turn) % 180.0, float(support),
                                  card_corners_mm(centre, float(turn) % 180.0, self.card_mm),
-                                 bool(guess)))
+                                 bool(guessed)))
         kept = apart([outline.corners for outline in found],
                      [outline.support for outline in found], self.card_mm, max_overlap)
         return [found[index] for index in kept]
@@ -582,9 +581,6 @@ class OutlineFinder:
             if step < len(early):
                 keep &= support >= early[step]
             centres, turns, origin = centres[keep], turns[keep], origin[keep]
-        if not len(centres):
-            # cv2.remap refuses an empty map: every start was dropped on the way.
-            return _Poses.none()
         _, support, sides = self._score(gradient, centres, turns)
         return _Poses(centres, turns, support, sides, origin)
 
