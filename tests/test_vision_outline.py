@@ -16,6 +16,7 @@ from vision.outline import (
     Outline,
     OutlineFinder,
     _colour_gradient,
+    _Gradient,
     _Poses,
 )
 from vision.recognize import CardReferences
@@ -305,7 +306,7 @@ def test_refining_starts_that_all_fall_away_finds_nothing() -> None:
     """Every start dropped for too little support (a bare cloth in a window round a change)
     gives no pose rather than an error from an empty remap."""
     finder = OutlineFinder((63.0, 88.0))
-    gradient = np.zeros((200, 200, 2), np.float32)
+    gradient = _Gradient(np.zeros((200, 200, 2), np.float32))
     poses = finder._refine(gradient, np.array([[100.0, 100.0], [60.0, 90.0]]),
                            np.array([0.0, 30.0]), REFINE_STEPS, EARLY_SUPPORT)
     assert len(poses.centres) == 0 and len(poses.support) == 0
@@ -329,7 +330,7 @@ def test_an_outline_off_a_loose_card_is_moved_onto_the_cards_own_rim() -> None:
     assert nearest < 4, nearest
 
 
-def _poses_of(finder: OutlineFinder, gradient: np.ndarray, laid: list[LaidCard],
+def _poses_of(finder: OutlineFinder, gradient: _Gradient, laid: list[LaidCard],
               shift_mm: float = 0.0) -> _Poses:
     """The laid cards' poses in the top-down view (the first shifted along its length), with
     their support on ``gradient``."""
@@ -361,7 +362,7 @@ def test_a_pose_kept_moves_to_its_own_rim_but_never_onto_a_card_found_beside_it(
     finder = OutlineFinder(deck.card_mm)
     to_table = np.linalg.inv(truth.table_to_image)
     view = finder.view(frame, to_table)
-    gradient = np.asarray(cv2.merge(list(_colour_gradient(view))), np.float32)
+    gradient = _Gradient(np.asarray(cv2.merge(list(_colour_gradient(view))), np.float32))
     start = _poses_of(finder, gradient, laid, 25.0)
     moved = finder._own_rims(gradient, start)
     true = _poses_of(finder, gradient, laid)

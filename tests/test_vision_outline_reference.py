@@ -25,6 +25,7 @@ from vision.outline import (
     OutlineFinder,
     _colour_gradient,
     _Edges,
+    _Gradient,
 )
 from vision.styles import STYLES, styled_deck
 
@@ -71,8 +72,8 @@ def _reference_angle(finder: OutlineFinder, peak: tuple[int, int], gx: Floats, g
     return float(np.argmax(smooth)) + 0.5
 
 
-def _reference_fit(finder: OutlineFinder, gradient: Floats, centres: npt.NDArray[np.float64],
-                   turns: npt.NDArray[np.float64], every: int = 1,
+def _reference_fit(finder: OutlineFinder, gradient: _Gradient,
+                   centres: npt.NDArray[np.float64], turns: npt.NDArray[np.float64], every: int = 1,
                    strength: float = FAINT_STRENGTH) -> tuple[Floats, Floats]:
     """Each pose's fit and support (on edges of ``strength``) on every ``every``-th rim
     sample, turning every rim normal by its own rotation."""
@@ -86,7 +87,7 @@ def _reference_fit(finder: OutlineFinder, gradient: Floats, centres: npt.NDArray
     ys = centres[:, 1:2].astype(np.float32) + s * px + c * py
     nx = c * normals[:, 0] - s * normals[:, 1]
     ny = s * normals[:, 0] + c * normals[:, 1]
-    sampled = cv2.remap(gradient, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    sampled = cv2.remap(gradient.xy, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     sx, sy = sampled[..., 0], sampled[..., 1]
     along = np.abs(sx * nx + sy * ny)
     aligned = along > ALONG * np.hypot(sx, sy)
@@ -118,15 +119,17 @@ def test_the_fast_steps_give_what_the_plain_ones_do(style: str, level: str, seed
     rng = np.random.default_rng(seed)
     centres = np.array(peaks, np.float64).repeat(4, axis=0) + rng.normal(0, 3, (4 * len(peaks), 2))
     turns = np.concatenate([rng.uniform(0, 360, 3 * len(peaks)), np.arange(len(peaks)) * 90.0])
-    gradient = np.asarray(cv2.merge([gx, gy]), np.float32)
+    gradient = _Gradient(np.asarray(cv2.merge([gx, gy]), np.float32))
     fit, support, _ = finder._score(gradient, centres, turns, by_side=False)
     expected_fit, expected_support = _reference_fit(finder, gradient, centres, turns)
-    assert np.array_equal(fit, expected_fit), (style, level, seed)
+    # The fast path sums each pose's samples in another order: its fit may differ in the
+    # last bits, no sample's verdict may.
+    np.testing.assert_allclose(fit, expected_fit, rtol=0, atol=0.01, err_msg=str(seed))
     assert np.array_equal(support, expected_support), (style, level, seed)
     # The rim's samples are kept per subsampling: a sparser one must not reuse the full rim.
     fit, support, _ = finder._score(gradient, centres, turns, 3, by_side=False)
     expected_fit, expected_support = _reference_fit(finder, gradient, centres, turns, 3)
-    assert np.array_equal(fit, expected_fit), (style, level, seed)
+    np.testing.assert_allclose(fit, expected_fit, rtol=0, atol=0.01, err_msg=str(seed))
     assert np.array_equal(support, expected_support), (style, level, seed)
     # Support on sure edges, as the search judges which outlines are faint.
     _, support, _ = finder._score(gradient, centres, turns, by_side=False,

@@ -210,11 +210,12 @@ def _rim(card_mm: tuple[float, float], radius_mm: float) -> _Rim:
 
 @dataclass(frozen=True)
 class _RimSamples:
-    """Every so many of a rim's samples, as ``OutlineFinder._score`` turns them: scaled to
-    view pixels, in 32-bit floats."""
+    """Every so many of a rim's samples, as ``OutlineFinder._score`` turns them: in view
+    pixels, 32-bit floats."""
 
     px: Floats
     py: Floats
+    """A column: each sample's x and y (a row per sample)."""
     side: npt.NDArray[np.int64]
     blocks: list[tuple[slice, bool]]
     """Each side's block of samples (the rim lists its sides one after the other), and
@@ -226,9 +227,25 @@ class _RimSamples:
         points = rim.points[::every].astype(np.float32)
         normals = rim.normals[::every].astype(np.float32)
         side = rim.side[::every]
-        return _RimSamples(points[:, 0] * TOPDOWN_PX_PER_MM, points[:, 1] * TOPDOWN_PX_PER_MM,
-                           side, [(slice(first, last), bool(normals[first, 0] != 0))
-                                  for first, last in _runs(side)])
+        scale = TOPDOWN_PX_PER_MM
+        return _RimSamples(points[:, 0:1] * scale, points[:, 1:2] * scale, side,
+                           [(slice(first, last), bool(normals[first, 0] != 0))
+                            for first, last in _runs(side)])
+
+
+@dataclass(frozen=True)
+class _Gradient:
+    """The top-down view's x and y gradient, two channels of one image: sampled together,
+    both at once (bilinear, at OpenCV's weights rounded to a 32nd of a pixel)."""
+
+    xy: Floats
+
+    def at(self, xs: Floats, ys: Floats) -> tuple[Floats, Floats]:
+        """The gradient's x and y at view pixels ``xs``, ``ys`` (a 2-D grid of them; 0 off
+        the view)."""
+        sampled = np.asarray(cv2.remap(self.xy, xs, ys, cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_CONSTANT), np.float32)
+        return sampled[..., 0], sampled[..., 1]
 
 
 @dataclass(frozen=True)
@@ -311,7 +328,7 @@ class OutlineFinder:
         edges = _Edges.of(gx, gy)
         peaks, reserve = self._peaks(edges)
         scale = TOPDOWN_PX_PER_MM
-        gradient = np.asarray(cv2.merge([gx, gy]), np.float32)
+        gradient = _Gradient(np.asarray(cv2.merge([gx, gy]), np.float32))
         cards = self._cards(gradient, self._starts(peaks, edges))
         # A card's sides, and a track card's rails and sleepers, cast peaks inside the card
         # found there (on a Rollecate table about half the strongest): each peak so spent is
@@ -508,7 +525,7 @@ class OutlineFinder:
             mains.append(float(np.argmax(smooth)) + 0.5 if any_edge else None)
         return mains
 
-    def _score(self, gradient: Floats, centres: npt.NDArray[np.float64],
+    def _score(self, gradient: _Gradient, centres: npt.NDArray[np.float64],
                turns: npt.NDArray[np.float64], every: int = 1, by_side: bool = True,
                strength: float | None = None) -> tuple[Floats, Floats, Floats]:
         """For each pose: how strongly the rim lies on edges running along it (the fit, which
@@ -516,7 +533,7 @@ class OutlineFinder:
         samples on such edges) and the support of each side (``every``: use every so many rim
         samples; ``by_side`` False: no sides, an empty array; ``strength``: the gradient along
         the normal a sample on an edge shows, ``FAINT_STRENGTH`` unless given). ``gradient``:
-        the view's x and y gradient, two channels."""
+        the view's x and y gradient."""
         if not len(centres):  # cv2.remap refuses an empty map
             empty = np.zeros(0, np.float32)
             return empty, empty, np.zeros((0, 4 if by_side else 0), np.float32)
@@ -524,29 +541,29 @@ class OutlineFinder:
         if rim is None:
             rim = self._rim_samples[every] = _RimSamples.of(self.rim, every)
         radians = np.radians(turns).astype(np.float32)
-        c, s = np.cos(radians)[:, None], np.sin(radians)[:, None]
-        xs = centres[:, 0:1].astype(np.float32) + c * rim.px - s * rim.py
-        ys = centres[:, 1:2].astype(np.float32) + s * rim.px + c * rim.py
-        sampled = cv2.remap(gradient, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-        sx, sy = sampled[..., 0], sampled[..., 1]
+        c, s = np.cos(radians), np.sin(radians)
+        # A row per rim sample, a column per pose: each side is a block of whole rows.
+        xs = centres[:, 0].astype(np.float32) + c * rim.px - s * rim.py
+        ys = centres[:, 1].astype(np.float32) + s * rim.px + c * rim.py
+        sx, sy = gradient.at(np.asarray(xs, np.float32), np.asarray(ys, np.float32))
         # The rim's normals point along the card's axes, so turned they are (cos, sin) or
         # (-sin, cos), either way: the gradient across the rim is its x or y component
-        # turned. Each side is a block of columns (masking columns out would copy them).
+        # turned.
         along = np.empty_like(sx)
         for part, across_x in rim.blocks:
             if across_x:
-                np.abs(sx[:, part] * c + sy[:, part] * s, out=along[:, part])
+                np.abs(sx[part] * c + sy[part] * s, out=along[part])
             else:
-                np.abs(sy[:, part] * c - sx[:, part] * s, out=along[:, part])
+                np.abs(sy[part] * c - sx[part] * s, out=along[part])
         aligned = along > ALONG * np.hypot(sx, sy)
         on_edge = aligned & (along > (FAINT_STRENGTH if strength is None else strength))
-        fit = (np.minimum(along, FIT_CAP) * aligned).mean(axis=1)
+        fit = (np.minimum(along, FIT_CAP) * aligned).mean(axis=0)
         if not by_side:
-            return fit, on_edge.mean(axis=1), np.zeros((len(fit), 0), np.float32)
-        sides = np.stack([on_edge[:, rim.side == k].mean(axis=1) for k in range(4)], axis=1)
-        return fit, on_edge.mean(axis=1), sides
+            return fit, on_edge.mean(axis=0), np.zeros((len(fit), 0), np.float32)
+        sides = np.stack([on_edge[rim.side == k].mean(axis=0) for k in range(4)], axis=1)
+        return fit, on_edge.mean(axis=0), sides
 
-    def _refine(self, gradient: Floats, centres: npt.NDArray[np.float64],
+    def _refine(self, gradient: _Gradient, centres: npt.NDArray[np.float64],
                 turns: npt.NDArray[np.float64], steps: tuple[tuple[float, float], ...],
                 early: tuple[float, ...] = (), merge: bool = True) -> _Poses:
         """Each start's pose moved to where the rim lies best on edges, through ``steps``
@@ -584,7 +601,7 @@ class OutlineFinder:
         _, support, sides = self._score(gradient, centres, turns)
         return _Poses(centres, turns, support, sides, origin)
 
-    def _cards(self, gradient: Floats, starts: list[tuple[tuple[int, int], float]]) -> _Poses:
+    def _cards(self, gradient: _Gradient, starts: list[tuple[tuple[int, int], float]]) -> _Poses:
         """The starts refined to where a card's outline lies, those good enough."""
         if not starts:
             return _Poses.none()
@@ -593,7 +610,7 @@ class OutlineFinder:
                              REFINE_STEPS, EARLY_SUPPORT)
         return self._own_rims(gradient, poses.chosen(_kept(poses)))
 
-    def _own_rims(self, gradient: Floats, cards: _Poses) -> _Poses:
+    def _own_rims(self, gradient: _Gradient, cards: _Poses) -> _Poses:
         """Each card kept moved onto its own rim where one lies beside it: a card's picture
         edge, band or rails with the cloth beyond can hold a card-sized outline off the card
         (12-57 mm), its vote peak too far from the card's centre for the refinement to reach.
@@ -674,7 +691,7 @@ class OutlineFinder:
                 return True
         return False
 
-    def _along_lines(self, gradient: Floats, cards: _Poses) -> _Poses:
+    def _along_lines(self, gradient: _Gradient, cards: _Poses) -> _Poses:
         """Cards touching those found in a line, where the sides they share show no edge
         (touching cards alike).
 
@@ -720,7 +737,7 @@ class OutlineFinder:
                                   walked))
         return functools.reduce(_Poses.joined, taken, _Poses.none())
 
-    def _placed_lines(self, gradient: Floats, cards: _Poses, phased: bool = True
+    def _placed_lines(self, gradient: _Gradient, cards: _Poses, phased: bool = True
                       ) -> tuple[_Poses, _Poses]:
         """The cards of lines of touching cards placed whole: card by card, a card's pose is
         pulled by whatever edges lie inside a line (Rollecate's rails repeat card after card,
@@ -775,7 +792,7 @@ class OutlineFinder:
 
         return refined([(line.spots(), line.turn) for line in kept]), refined(placings)
 
-    def _line_through(self, gradient: Floats, centre: npt.NDArray[np.float64], turn: float
+    def _line_through(self, gradient: _Gradient, centre: npt.NDArray[np.float64], turn: float
                       ) -> _Line | None:
         """The line of touching cards a card (centre in view pixels, turn) lies in, from
         where the two sides along its width stop showing, both ways; None if they stop at
@@ -794,13 +811,15 @@ class OutlineFinder:
         normal = np.stack([-course[:, 1], course[:, 0]], axis=1)
         across = (np.array([-1.0, 1.0])[:, None] * height / 2
                   + np.array(LINE_BAND_MM)[None])  # (sides, bands)
-        points = (centre + (along[None, None, None, :, None] * course[:, None, None, None]
-                            + across[None, :, :, None, None] * normal[:, None, None, None])
-                  * scale)  # (turns, sides, bands, samples, 2)
+        # Each axis apart, the samples last (numpy is slow over a last axis of two).
+        xs, ys = ((centre[axis] + (along[None, None, None, :] * course[:, axis, None, None, None]
+                                   + across[None, :, :, None] * normal[:, axis, None, None, None])
+                   * scale).astype(np.float32) for axis in (0, 1))  # (turns, sides, bands, samples)
         # One normal a row of samples (a turn's side and band), not one a sample.
         normals = np.repeat(normal, across.size, axis=0)[:, None]
-        on_edge = _on_edge(gradient, points.reshape(-1, len(along), 2), normals)
-        shown = np.any(on_edge.reshape(points.shape[:-1]), axis=2)  # (turns, sides, samples)
+        on_edge = _on_edge(gradient, xs.reshape(-1, len(along)), ys.reshape(-1, len(along)),
+                           normals)
+        shown = np.any(on_edge.reshape(xs.shape), axis=2)  # (turns, sides, samples)
         density = np.asarray(cv2.blur(shown.reshape(-1, len(along)).astype(np.float32),
                                       (window, 1), borderType=cv2.BORDER_CONSTANT),
                              np.float32).reshape(shown.shape)
@@ -896,16 +915,13 @@ class _Line:
         return np.asarray(start[None] + steps[:, None] * self.course[None], np.float64)
 
 
-def _on_edge(gradient: Floats, points: npt.NDArray[np.float64],
-             normals: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
-    """Whether an edge running across its normal lies at each of ``points`` (view pixels,
-    rows and columns of them; ``normals`` broadcast against them)."""
-    sampled = cv2.remap(gradient, points[..., 0].astype(np.float32),
-                        points[..., 1].astype(np.float32), cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_CONSTANT)
-    across = np.abs(sampled[..., 0] * normals[..., 0] + sampled[..., 1] * normals[..., 1])
-    return np.asarray((across > ALONG * np.hypot(sampled[..., 0], sampled[..., 1]))
-                      & (across > EDGE_STRENGTH), bool)
+def _on_edge(gradient: _Gradient, xs: Floats, ys: Floats, normals: npt.NDArray[np.float64]
+             ) -> npt.NDArray[np.bool_]:
+    """Whether an edge running across its normal lies at each point ``xs``, ``ys`` (view
+    pixels, rows and columns of them; ``normals`` broadcast against them)."""
+    sx, sy = gradient.at(xs, ys)
+    across = np.abs(sx * normals[..., 0] + sy * normals[..., 1])
+    return np.asarray((across > ALONG * np.hypot(sx, sy)) & (across > EDGE_STRENGTH), bool)
 
 
 @dataclass(frozen=True)
@@ -999,14 +1015,26 @@ def _distinct(centres: npt.NDArray[np.float64], turns: npt.NDArray[np.float64],
     180), the best supported."""
     order = np.argsort(-support)
     centres, turns = centres[order], turns[order]
-    near = np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1)) <= reach
-    turn = np.abs((turns[:, None] - turns[None] + 90.0) % 180.0 - 90.0) <= 3.0
+    # Pairs lying within the reach along x (found through the poses sorted by x), then
+    # tested in full: most of a table's poses meet none.
+    by_x = np.argsort(centres[:, 0], kind="stable")
+    xs = centres[by_x, 0]
+    slack = reach + 1e-6  # a window no rounding narrows: the test below is exact
+    low = np.searchsorted(xs, xs - slack, "left")
+    counts = np.searchsorted(xs, xs + slack, "right") - low
+    first = np.repeat(np.arange(len(xs)), counts)
+    second = low[first] + np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    better, worse = by_x[first], by_x[second]  # in order of support: better lower
+    pairs = better < worse
+    better, worse = better[pairs], worse[pairs]
+    near = np.hypot(*(centres[better] - centres[worse]).T) <= reach
+    turn = np.abs((turns[better] - turns[worse] + 90.0) % 180.0 - 90.0) <= 3.0
+    better, worse = better[near & turn], worse[near & turn]
     # Each pose is beaten by any better one that met it and was itself kept.
-    beaten = np.triu(near & turn, 1)
     kept = np.ones(len(order), bool)
-    for index in np.flatnonzero(beaten.any(axis=1)):  # most poses met no worse one
+    for index in np.unique(better):
         if kept[index]:
-            kept &= ~beaten[index]
+            kept[worse[better == index]] = False
     keep = np.zeros(len(order), bool)
     keep[order] = kept
     return keep
