@@ -358,10 +358,12 @@ class OutlineFinder:
         placed = (self._outlines(cut, (left, top), 1.0)
                   + self._outlines(phased, (left, top), 1.0, True))
         # A placed card where one was found surely on its own already is that card.
-        placed = [outline for outline in placed if not any(
-            np.hypot(*np.subtract(outline.centre, other.centre)) < LINE_SAME_MM
-            and turn_apart(outline.degrees, other.degrees) < 3.0
-            for other in own if not other.guess)]
+        sure = [outline for outline in own if not outline.guess]
+        centres = np.array([outline.centre for outline in sure], np.float64).reshape(-1, 2)
+        turns = np.array([outline.degrees for outline in sure], np.float64)
+        placed = [outline for outline in placed if not np.any(
+            (np.hypot(*(np.array(outline.centre) - centres).T) < LINE_SAME_MM)
+            & (np.abs((outline.degrees - turns + 90.0) % 180.0 - 90.0) < 3.0))]
         both = own + placed
         if rivals:
             return both
@@ -1091,14 +1093,14 @@ def apart(corners: list[Points], ranks: list[float], card_mm: tuple[float, float
     kept covers by more than ``max_overlap`` of a card's area (corners in table mm)."""
     area = card_mm[0] * card_mm[1]
     reach = float(np.hypot(*card_mm))
-    centres = [points.mean(axis=0) for points in corners]
+    centres = np.array([points.mean(axis=0) for points in corners], np.float64).reshape(-1, 2)
     kept: list[int] = []
     for index in sorted(range(len(corners)), key=lambda i: -ranks[i]):
         polygon = corners[index].astype(np.float32)
-        centre = centres[index]
-        if not any(float(np.hypot(*(centres[other] - centre))) < reach
-                   and cv2.intersectConvexConvex(polygon, corners[other].astype(np.float32))[0]
-                   > max_overlap * area for other in kept):
+        # Only cards kept within reach can cover it (one numpy pass, not one a card).
+        near = np.array(kept, np.int64)[np.hypot(*(centres[kept] - centres[index]).T) < reach]
+        if not any(cv2.intersectConvexConvex(polygon, corners[other].astype(np.float32))[0]
+                   > max_overlap * area for other in near):
             kept.append(index)
     return kept
 
