@@ -363,7 +363,7 @@ class OutlineFinder:
         turns = np.array([outline.degrees for outline in sure], np.float64)
         placed = [outline for outline in placed if not np.any(
             (np.hypot(*(np.array(outline.centre) - centres).T) < LINE_SAME_MM)
-            & (np.abs((outline.degrees - turns + 90.0) % 180.0 - 90.0) < 3.0))]
+            & (_turns_apart(outline.degrees, turns) < 3.0))]
         both = own + placed
         if rivals:
             return both
@@ -1030,7 +1030,7 @@ def _distinct(centres: npt.NDArray[np.float64], turns: npt.NDArray[np.float64],
     pairs = better < worse
     better, worse = better[pairs], worse[pairs]
     near = np.hypot(*(centres[better] - centres[worse]).T) <= reach
-    turn = np.abs((turns[better] - turns[worse] + 90.0) % 180.0 - 90.0) <= 3.0
+    turn = _turns_apart(turns[better], turns[worse]) <= 3.0
     better, worse = better[near & turn], worse[near & turn]
     # Each pose is beaten by any better one that met it and was itself kept.
     kept = np.ones(len(order), bool)
@@ -1085,6 +1085,12 @@ def _with_cloth(view: Image, cloth: Image, gx: Floats, gy: Floats) -> tuple[Floa
 def turn_apart(first: float, second: float) -> float:
     """Degrees between two outlines' turns: a card's outline is the same turned half round."""
     return abs((first - second + 90.0) % 180.0 - 90.0)
+
+
+def _turns_apart(first: float | npt.NDArray[np.float64], second: npt.NDArray[np.float64]
+                 ) -> npt.NDArray[np.float64]:
+    """``turn_apart`` of many turns at once."""
+    return np.asarray(np.abs((first - second + 90.0) % 180.0 - 90.0), np.float64)
 
 
 def apart(corners: list[Points], ranks: list[float], card_mm: tuple[float, float],
